@@ -1,0 +1,86 @@
+package parser
+
+import (
+	"errors"
+	"strconv"
+)
+
+// The errors that this package reports, usually wrapped in a *[SyntaxError]
+// that says where they happened. Match them with errors.Is.
+//
+// A stream cut in the middle of an event is reported with
+// io.ErrUnexpectedEOF as the wrapped error, and a reader that keeps returning
+// no data and no error with io.ErrNoProgress.
+var (
+	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. The
+	// event was skipped and reading continues with the next one.
+	ErrEventTooLarge = errors.New("parser: event exceeds MaxEventSize")
+)
+
+// SyntaxError reports input that the package could not accept, and where it
+// was in the stream. The first error of a lexer or reader is sticky.
+type SyntaxError struct {
+	// Offset is the 0-based byte offset in the stream of the start of the
+	// frame (or of the unfinished or oversized event) concerned.
+	Offset int64
+	// Seq is the 1-based ordinal of the frame concerned among the frames
+	// dispatched so far; 0 when the error is not tied to a dispatched frame.
+	Seq int64
+	// ID is the SSE last event ID in force for the frame; "" when none.
+	ID string
+	// Pos is the 0-based byte position inside the frame's data where the
+	// problem was found; -1 when it is not known or does not apply.
+	Pos int
+	// Field names the JSON member concerned as a dotted path, such as
+	// "artifactUpdate.artifact.parts[0].text"; "" when none applies.
+	Field string
+	// Size is the number of bytes concerned: those dropped by a cut stream,
+	// or the length of an oversized event (at least MaxEventSize+1); 0 when
+	// it does not apply.
+	Size int64
+	// Err is the underlying error, one of the package's sentinels or an
+	// error from the standard library such as io.ErrUnexpectedEOF.
+	Err error
+}
+
+// Error formats the error with every position that is known.
+func (e *SyntaxError) Error() string {
+	b := make([]byte, 0, 96)
+	b = append(b, "parser: "...)
+	if e.Seq > 0 {
+		b = append(b, "frame "...)
+		b = strconv.AppendInt(b, e.Seq, 10)
+		b = append(b, ' ')
+	}
+	if e.ID != "" {
+		b = append(b, "(id "...)
+		b = strconv.AppendQuote(b, e.ID)
+		b = append(b, ") "...)
+	}
+	b = append(b, "at byte "...)
+	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Field != "" {
+		b = append(b, ", field "...)
+		b = append(b, e.Field...)
+	}
+	if e.Pos >= 0 {
+		b = append(b, ", data byte "...)
+		b = strconv.AppendInt(b, int64(e.Pos), 10)
+	}
+	if e.Size > 0 {
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, e.Size, 10)
+		b = append(b, " bytes"...)
+	}
+	b = append(b, ": "...)
+	if e.Err != nil {
+		b = append(b, e.Err.Error()...)
+	} else {
+		b = append(b, "syntax error"...)
+	}
+	return string(b)
+}
+
+// Unwrap returns the underlying error, so that errors.Is and errors.As see
+// it.
+func (e *SyntaxError) Unwrap() error { return e.Err }
