@@ -15,6 +15,36 @@ var (
 	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. The
 	// event was skipped and reading continues with the next one.
 	ErrEventTooLarge = errors.New("parser: event exceeds MaxEventSize")
+
+	// ErrInvalidJSON means a frame's data or a document is not valid JSON
+	// (SyntaxError.Pos says where), or a JSON string holds an invalid escape
+	// or a raw control character.
+	ErrInvalidJSON = errors.New("parser: invalid JSON")
+	// ErrTooDeep means JSON nesting exceeded the decoder's depth limit
+	// (fastjson's 300).
+	ErrTooDeep = errors.New("parser: JSON nested too deeply")
+	// ErrFieldType means a member has the wrong JSON type, such as a number
+	// where the schema wants a string (SyntaxError.Field names it).
+	ErrFieldType = errors.New("parser: wrong JSON type for field")
+	// ErrFieldValue means a member has the right JSON type but a value the
+	// schema does not allow: an unknown enum name, bad base64, a non-integer
+	// token count.
+	ErrFieldValue = errors.New("parser: invalid value for field")
+	// ErrNoPayload means a stream response has none of task, message,
+	// statusUpdate, artifactUpdate (nor an error, nor a single unknown key),
+	// or a JSON-RPC response has neither result nor error.
+	ErrNoPayload = errors.New("parser: no payload in stream response")
+	// ErrTwoPayloads means a stream response or JSON-RPC response has more
+	// than one payload key, or a part has more than one of text, raw, url
+	// and data.
+	ErrTwoPayloads = errors.New("parser: more than one payload")
+	// ErrLegacyShape means the data has the shape of A2A 0.3 (a "kind"
+	// discriminator, lowercase states or roles, a "final" flag), which this
+	// A2A 1.0 decoder does not read.
+	ErrLegacyShape = errors.New("parser: A2A 0.3 shape, not A2A 1.0")
+	// ErrInvalidID means an id is not a UUIDv7, bare or with the prefix of
+	// its kind.
+	ErrInvalidID = errors.New("parser: invalid id")
 )
 
 // SyntaxError reports input that the package could not accept, and where it
