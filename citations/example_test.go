@@ -1,0 +1,73 @@
+package citations_test
+
+import (
+	"fmt"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+// An answer whose text part cites a lab value and two lines of a quoted
+// transcript. The offsets count code points: "é" is one character.
+func ExampleResolve() {
+	parts := []citations.Part{
+		{
+			Kind: citations.PartText,
+			Text: []byte("Fièvre 38.9 °C; the patient reports a cough."),
+			Metadata: []byte(`{"citations":[
+				{"data_part_id":"dp.labs","offset":14,"locator":"/results/0/value"},
+				{"dataPartId":"dp.transcript","offset":44,"locator":"L2-L3"}]}`),
+		},
+		{
+			Kind:     citations.PartData,
+			Data:     []byte(`{"results":[{"code":"8310-5","value":38.9,"unit":"Cel"}]}`),
+			Metadata: []byte(`{"dataPartId":"dp.labs"}`),
+		},
+		{
+			Kind:     citations.PartData,
+			Data:     []byte(`"Doctor: Any symptoms?\nPatient: A cough,\nsince Monday.\n"`),
+			Metadata: []byte(`{"dataPartId":"dp.transcript"}`),
+		},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	for _, c := range res.Citations {
+		fmt.Printf("[%d] %s bytes=%d runes=%d utf16=%d %s %q\n",
+			c.Number, c.ID, c.ByteOffset, c.RuneIndex, c.UTF16Index, c.TargetKind, c.Target)
+	}
+	fmt.Println(len(res.Diagnostics), "diagnostics")
+	// Output:
+	// [1] dp.labs bytes=16 runes=14 utf16=14 Number "38.9"
+	// [2] dp.transcript bytes=46 runes=44 utf16=44 Text "Patient: A cough,\nsince Monday."
+	// 0 diagnostics
+}
+
+// Markers in three styles, over text that needs escaping in HTML. Both
+// citations of dp.a share the number 1.
+func ExampleAppendRender() {
+	parts := []citations.Part{
+		{
+			Kind: citations.PartText,
+			Text: []byte("HbA1c <7%. LDL high."),
+			Metadata: []byte(`{"citations":[
+				{"data_part_id":"dp.a","offset":10,"locator":"/hba1c"},
+				{"data_part_id":"dp.b","offset":20,"locator":"/ldl"},
+				{"data_part_id":"dp.a","offset":20}]}`),
+		},
+		{Kind: citations.PartData, Data: []byte(`{"hba1c":6.8}`), Metadata: []byte(`{"dataPartId":"dp.a"}`)},
+		{Kind: citations.PartData, Data: []byte(`{"ldl":4.1}`), Metadata: []byte(`{"dataPartId":"dp.b"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	fmt.Printf("%s\n", citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered))
+	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
+	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.HTML))
+	// Output:
+	// HbA1c <7%.[1] LDL high.[2][1]
+	// HbA1c <7%.[^1] LDL high.[^2][^1]
+	//
+	// [^1]: dp.a /hba1c
+	// [^2]: dp.b /ldl
+	// HbA1c &lt;7%.<sup><a href="#cite-1">1</a></sup> LDL high.<sup><a href="#cite-2">2</a></sup><sup><a href="#cite-1">1</a></sup>
+	// <ol class="citations">
+	// <li id="cite-1" value="1">dp.a /hba1c</li>
+	// <li id="cite-2" value="2">dp.b /ldl</li>
+	// </ol>
+}

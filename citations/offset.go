@@ -1,0 +1,117 @@
+package citations
+
+// This file converts offsets between bytes, code points and UTF-16 code
+// units. Text is decoded the way the WHATWG Encoding Standard's UTF-8
+// decoder does (what JavaScript's TextDecoder and browsers use): each
+// maximal subpart of an ill-formed sequence becomes one U+FFFD. So an
+// invalid subpart counts as its own length in bytes, one code point and one
+// UTF-16 unit, and a JavaScript caller's string lines up with RuneIndex and
+// UTF16Index even when the text holds invalid bytes.
+
+// step returns the length in bytes of the character (or of the maximal
+// invalid subpart) that starts at text[i], and its length in UTF-16 units.
+// i must be < len(text).
+func step(text []byte, i int) (n, u16 int) {
+	c := text[i]
+	if c < 0x80 {
+		return 1, 1
+	}
+	need := 0
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1, 1
+	}
+	j := i + 1
+	for k := 0; k < need; k++ {
+		if j >= len(text) || text[j] < lo || text[j] > hi {
+			return j - i, 1
+		}
+		lo, hi = 0x80, 0xBF
+		j++
+	}
+	if need == 3 {
+		return 4, 2
+	}
+	return need + 1, 1
+}
+
+// in returns p's coordinate in unit u.
+func (p Position) in(u Unit) int {
+	switch u {
+	case Bytes:
+		return p.ByteOffset
+	case UTF16:
+		return p.UTF16Index
+	}
+	return p.RuneIndex
+}
+
+// walker advances over a text one character at a time and never moves
+// backwards, so a run of non-decreasing offsets costs one pass.
+type walker struct {
+	text []byte
+	pos  Position // 0 ≤ pos.ByteOffset ≤ len(text), on a character boundary
+}
+
+// seek moves to offset off in unit u, or reports why it cannot: the
+// offset is past the end, or inside a character. off must not be below
+// the walker's current position in u; the walker stays at the last
+// boundary before off on failure.
+func (w *walker) seek(off int, u Unit) (Position, error) {
+	if off < 0 {
+		return Position{}, ErrNegativeOffset
+	}
+	for w.pos.in(u) < off {
+		if w.pos.ByteOffset >= len(w.text) {
+			return Position{}, ErrOffsetOutOfRange
+		}
+		// Fast path over ASCII, where every unit agrees.
+		i, p := w.pos.ByteOffset, w.pos
+		limit := len(w.text)
+		if rem := off - p.in(u); rem < limit-i {
+			limit = i + rem
+		}
+		for i < limit && w.text[i] < 0x80 {
+			i++
+		}
+		if d := i - p.ByteOffset; d > 0 {
+			w.pos = Position{p.ByteOffset + d, p.RuneIndex + d, p.UTF16Index + d}
+			continue
+		}
+		n, u16 := step(w.text, w.pos.ByteOffset)
+		next := Position{w.pos.ByteOffset + n, w.pos.RuneIndex + 1, w.pos.UTF16Index + u16}
+		if next.in(u) > off {
+			return Position{}, ErrOffsetSplitsChar
+		}
+		w.pos = next
+	}
+	return w.pos, nil
+}
+
+// Convert returns the position in all three units of offset off, counted
+// in unit u from the start of text. It fails with ErrNegativeOffset,
+// ErrOffsetOutOfRange (off past the end; the end itself is valid) or
+// ErrOffsetSplitsChar (off inside a character in unit u). It reads text
+// once up to the offset; to place many offsets, sort them and use
+// [Resolver], which walks the text once for all of them.
+func Convert(text []byte, off int, u Unit) (Position, error) {
+	w := walker{text: text}
+	return w.seek(off, u)
+}

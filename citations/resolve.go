@@ -1,0 +1,508 @@
+package citations
+
+// This file is structured as the four steps of Resolver.Resolve: index the
+// ids of the parts, parse the entries of every text part, place the offsets
+// in one pass over the joined text, then join and locate each citation.
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/a2astream/a2astream/internal/jsonx"
+)
+
+// DefaultMaxCitations is the number of citation entries an artifact may
+// carry when Options.MaxCitations is 0.
+const DefaultMaxCitations = 1 << 16
+
+// retainLimit is the capacity above which Reset drops a buffer rather
+// than keep it for the next artifact.
+const retainLimit = 1 << 16
+
+// Options configures a Resolver. The zero value means the defaults.
+type Options struct {
+	// Unit is the unit of the entries' offsets; the default is
+	// CodePoints.
+	Unit Unit
+	// MaxCitations caps the entries read from one artifact; the excess is
+	// reported once with ErrTooManyCitations. 0 means DefaultMaxCitations.
+	MaxCitations int
+}
+
+// Result holds the outcome of resolving one artifact's citations.
+type Result struct {
+	// Text is the joined text of the artifact's text parts, in order and
+	// without separators; offsets count from its start.
+	Text []byte
+	// Citations are the citations that have a position and a cited part,
+	// in text order (ByteOffset non-decreasing); citations at the same
+	// offset keep their entry order (text part, then index in its array).
+	Citations []Resolved
+	// Diagnostics are the problems found, in the order found: duplicate
+	// ids and bad metadata first, then entries that did not parse, offsets
+	// that do not fit, ids that did not join and locators that did not
+	// resolve.
+	Diagnostics []Diagnostic
+}
+
+// partInfo is what the resolver learns about one part.
+type partInfo struct {
+	id     []byte // metadata.dataPartId decoded; nil when none
+	number int    // marker number given to the part; 0 until cited
+	state  uint8  // dataUnchecked, dataValid, dataInvalid
+	// str is the decoded data string when state is dataString.
+	str []byte
+}
+
+const (
+	dataUnchecked = iota
+	dataValid
+	dataInvalid
+	dataString // valid, a JSON string, decoded into strs
+)
+
+// Resolver resolves the citations of artifacts, reusing its buffers from
+// one artifact to the next: once warm it does not allocate on the success
+// path. Its zero value is ready to use with default Options.
+//
+// A Resolver must not be used from multiple goroutines at once.
+type Resolver struct {
+	opts   Options
+	joined []byte     // joined text when there are several text parts
+	parts  []partInfo // one per part passed to Resolve
+	byID   []int32    // indices of parts with an id, sorted by id then index
+	cites  []Resolved
+	diags  []Diagnostic
+	strs   []byte // decoded JSON strings (ids, locators, string data)
+	ptr    jsonx.Pointer
+}
+
+// NewResolver returns a Resolver with the given options.
+func NewResolver(opts Options) *Resolver {
+	return &Resolver{opts: opts}
+}
+
+// Reset makes r ready for reuse with new options, dropping buffers that
+// grew past a modest size so that one huge artifact does not stay pinned.
+func (r *Resolver) Reset(opts Options) {
+	r.opts = opts
+	r.joined = shrink(r.joined)
+	r.strs = shrink(r.strs)
+	if cap(r.cites) > retainLimit/64 {
+		r.cites = nil
+	}
+	if cap(r.diags) > retainLimit/64 {
+		r.diags = nil
+	}
+	if cap(r.parts) > retainLimit/64 {
+		r.parts, r.byID = nil, nil
+	}
+	r.ptr = jsonx.Pointer{}
+	r.clear()
+}
+
+func shrink(b []byte) []byte {
+	if cap(b) > retainLimit {
+		return nil
+	}
+	return b[:0]
+}
+
+// clear empties the per-artifact state, keeping capacity. Slices handed
+// out by the previous Resolve stay intact until they are written over.
+func (r *Resolver) clear() {
+	r.joined = r.joined[:0]
+	r.parts = r.parts[:0]
+	r.byID = r.byID[:0]
+	r.cites = r.cites[:0]
+	r.diags = r.diags[:0]
+	r.strs = r.strs[:0]
+}
+
+// Resolve is a convenience for NewResolver(opts).Resolve(parts): the
+// result's slices belong to the caller (they alias only parts).
+func Resolve(parts []Part, opts Options) Result {
+	var r Resolver
+	r.opts = opts
+	return r.Resolve(parts)
+}
+
+// Resolve resolves the citations carried by the text parts of one
+// artifact, whose parts are given in artifact order. It never fails as a
+// whole: each problem becomes a Diagnostic.
+//
+// The result's slices alias r's buffers and parts, and are valid only
+// until the next call to Resolve or Reset on r, and while parts are
+// unmodified. The work is linear in the size of the parts, plus
+// O(n log n) in the number of citations n.
+func (r *Resolver) Resolve(parts []Part) Result {
+	r.clear()
+	text := r.joinText(parts)
+	r.indexParts(parts)
+	r.parseEntries(parts)
+	r.place(text)
+	r.locate(parts)
+	return Result{Text: text, Citations: r.cites, Diagnostics: r.diags}
+}
+
+// joinText returns the text parts joined, copying only when there are
+// several.
+func (r *Resolver) joinText(parts []Part) []byte {
+	var only []byte
+	n := 0
+	for i := range parts {
+		if parts[i].Kind == PartText {
+			only = parts[i].Text
+			n++
+		}
+	}
+	if n <= 1 {
+		return only
+	}
+	for i := range parts {
+		if parts[i].Kind == PartText {
+			r.joined = append(r.joined, parts[i].Text...)
+		}
+	}
+	return r.joined
+}
+
+func (r *Resolver) diag(err error, part, index int, id []byte, off int) {
+	r.diags = append(r.diags, Diagnostic{Err: err, Part: part, Index: index, ID: id, Offset: off})
+}
+
+// indexParts reads every part's metadata.dataPartId and sorts the parts
+// by id, reporting duplicates.
+func (r *Resolver) indexParts(parts []Part) {
+	r.parts = slices.Grow(r.parts[:0], len(parts))[:len(parts)]
+	for i := range parts {
+		r.parts[i] = partInfo{}
+		meta := parts[i].Metadata
+		if len(meta) == 0 {
+			continue
+		}
+		v, ok := lookup(jsonx.Trim(meta), partIDNames[:])
+		if !ok {
+			continue
+		}
+		id, ok := stringValue(v, &r.strs)
+		if !ok || len(id) == 0 {
+			continue
+		}
+		r.parts[i].id = id
+		r.byID = append(r.byID, int32(i))
+	}
+	slices.SortFunc(r.byID, func(a, b int32) int {
+		if c := bytes.Compare(r.parts[a].id, r.parts[b].id); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	for k := 1; k < len(r.byID); k++ {
+		if prev, cur := r.byID[k-1], r.byID[k]; bytes.Equal(r.parts[prev].id, r.parts[cur].id) {
+			r.diag(ErrDuplicatePartID, int(cur), -1, r.parts[cur].id, -1)
+		}
+	}
+}
+
+// parseEntries reads metadata.citations of every text part into r.cites.
+func (r *Resolver) parseEntries(parts []Part) {
+	limit := r.opts.MaxCitations
+	if limit <= 0 {
+		limit = DefaultMaxCitations
+	}
+	for p := range parts {
+		if parts[p].Kind != PartText || len(parts[p].Metadata) == 0 {
+			continue
+		}
+		meta := jsonx.Trim(parts[p].Metadata)
+		if !jsonx.Valid(meta) {
+			r.diag(ErrBadMetadata, p, -1, nil, -1)
+			continue
+		}
+		list, ok := lookup(meta, []string{"citations"})
+		if !ok {
+			if len(meta) == 0 || meta[0] != '{' {
+				r.diag(ErrBadMetadata, p, -1, nil, -1)
+			}
+			continue
+		}
+		c, kind := jsonx.Open(list, 0)
+		if kind != jsonx.KindArray {
+			if kind != jsonx.KindNull {
+				r.diag(ErrBadMetadata, p, -1, nil, -1)
+			}
+			continue
+		}
+		for index := 0; ; index++ {
+			entry, _, more := c.NextElement()
+			if !more {
+				break
+			}
+			if len(r.cites) >= limit {
+				r.diag(ErrTooManyCitations, p, index, nil, -1)
+				return
+			}
+			r.parseEntry(entry, p, index)
+		}
+	}
+}
+
+// parseEntry parses one entry into r.cites, or reports why it cannot.
+func (r *Resolver) parseEntry(entry []byte, part, index int) {
+	if jsonx.KindOf(entry[0]) != jsonx.KindObject {
+		r.diag(ErrBadEntry, part, index, nil, -1)
+		return
+	}
+	c := Resolved{Part: part, Index: index, DataPart: -1, Offset: -1}
+	if v, ok := lookup(entry, idNames[:]); ok {
+		c.ID, _ = stringValue(v, &r.strs)
+	}
+	v, ok := lookup(entry, offsetNames[:])
+	var err error
+	if !ok {
+		err = ErrMissingOffset
+	} else {
+		c.Offset, err = parseInt(v)
+		if err != nil {
+			c.Offset = -1
+		}
+	}
+	if err == nil && len(c.ID) == 0 {
+		err = ErrMissingID
+	}
+	if err != nil {
+		r.diag(err, part, index, c.ID, c.Offset)
+		return
+	}
+	if v, ok := lookup(entry, locatorNames[:]); ok {
+		c.Locator, c.Err = parseLocator(v, &r.strs)
+	}
+	r.cites = append(r.cites, c)
+}
+
+// place sorts the citations by offset and converts every offset in one
+// pass over the text, dropping those that do not fit.
+func (r *Resolver) place(text []byte) {
+	slices.SortFunc(r.cites, func(a, b Resolved) int {
+		switch {
+		case a.Offset != b.Offset:
+			return cmpInt(a.Offset, b.Offset)
+		case a.Part != b.Part:
+			return cmpInt(a.Part, b.Part)
+		}
+		return cmpInt(a.Index, b.Index)
+	})
+	w := walker{text: text}
+	kept := r.cites[:0]
+	for i := range r.cites {
+		c := &r.cites[i]
+		pos, err := w.seek(c.Offset, r.opts.Unit)
+		if err != nil {
+			r.diag(err, c.Part, c.Index, c.ID, c.Offset)
+			continue
+		}
+		c.Position = pos
+		kept = append(kept, *c)
+	}
+	r.cites = kept
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// locate joins every citation to its part, numbers the parts, and
+// evaluates the locators.
+func (r *Resolver) locate(parts []Part) {
+	next := 1
+	kept := r.cites[:0]
+	for i := range r.cites {
+		c := r.cites[i]
+		k, found := slices.BinarySearchFunc(r.byID, c.ID, func(p int32, id []byte) int {
+			return bytes.Compare(r.parts[p].id, id)
+		})
+		if !found {
+			r.diag(ErrUnknownPart, c.Part, c.Index, c.ID, c.Offset)
+			continue
+		}
+		c.DataPart = int(r.byID[k])
+		info := &r.parts[c.DataPart]
+		if info.number == 0 {
+			info.number = next
+			next++
+		}
+		c.Number = info.number
+		if c.Err == nil {
+			r.target(&c, &parts[c.DataPart], info)
+		}
+		if c.Err != nil {
+			r.diag(c.Err, c.Part, c.Index, c.ID, c.Offset)
+		}
+		kept = append(kept, c)
+	}
+	r.cites = kept
+}
+
+// target evaluates c's locator on the cited part p, setting Target or Err.
+func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
+	loc := &c.Locator
+	switch p.Kind {
+	case PartText:
+		switch {
+		case loc.Kind == LocatorPointer:
+			c.Err = ErrNotDataPart
+		case loc.Kind == LocatorLines:
+			r.lines(c, p.Text)
+		default:
+			c.Target, c.TargetKind = p.Text, ValueText
+		}
+		return
+	case PartData:
+	default:
+		c.Err = ErrNotDataPart
+		return
+	}
+	if info.state == dataUnchecked {
+		info.state = dataInvalid
+		if jsonx.Valid(p.Data) {
+			info.state = dataValid
+		}
+	}
+	if info.state == dataInvalid {
+		c.Err = ErrInvalidData
+		return
+	}
+	switch loc.Kind {
+	case LocatorLines:
+		if info.state != dataString {
+			raw, _, kind, _, _ := r.ptr.Eval(p.Data, nil)
+			if kind != jsonx.KindString {
+				c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
+				return
+			}
+			s, ok := stringValue(raw, &r.strs)
+			if !ok {
+				c.Err = ErrInvalidData
+				return
+			}
+			info.state, info.str = dataString, s
+		}
+		r.lines(c, info.str)
+	default: // LocatorPointer, LocatorNone
+		raw, off, kind, token, code := r.ptr.Eval(p.Data, loc.Pointer)
+		if code != jsonx.PointerOK {
+			c.Err = &LocateError{Pointer: string(loc.Pointer), Token: token, Err: pointerErr(code)}
+			return
+		}
+		if loc.Kind == LocatorPointer && loc.StartLine > 0 {
+			if kind != jsonx.KindString {
+				c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
+				return
+			}
+			s, ok := stringValue(raw, &r.strs)
+			if !ok {
+				c.Err = ErrInvalidData
+				return
+			}
+			r.lines(c, s)
+			return
+		}
+		c.Target, c.TargetOffset, c.TargetKind = raw, off, valueKind(kind)
+	}
+}
+
+// lines sets c.Target to the lines loc designates in text.
+func (r *Resolver) lines(c *Resolved, text []byte) {
+	start, end, token, ok := lineSpan(text, c.Locator.StartLine, c.Locator.EndLine)
+	if !ok {
+		c.Err = &LocateError{Pointer: string(c.Locator.AppendText(nil)), Token: token, Err: ErrLineRange}
+		return
+	}
+	c.Target, c.TargetOffset, c.TargetKind = text[start:end], start, ValueText
+}
+
+// lineSpan returns the byte span of lines first..last (1-based,
+// inclusive) of text. Lines end at LF; a CR before the LF is not part of
+// the line; a final LF does not start another line, and an empty text has
+// no lines. On failure token is 0 when first is at fault, 1 for last.
+func lineSpan(text []byte, first, last int) (start, end, token int, ok bool) {
+	if first < 1 {
+		return 0, 0, 0, false
+	}
+	if last < first {
+		return 0, 0, 1, false
+	}
+	i := 0
+	for line := 1; line < first; line++ {
+		j := bytes.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return 0, 0, 0, false
+		}
+		i += j + 1
+	}
+	if i >= len(text) {
+		return 0, 0, 0, false
+	}
+	start = i
+	for line := first; ; line++ {
+		j := bytes.IndexByte(text[i:], '\n')
+		if line == last {
+			end = len(text)
+			if j >= 0 {
+				end = i + j
+			}
+			break
+		}
+		if j < 0 || i+j+1 >= len(text) {
+			return 0, 0, 1, false
+		}
+		i += j + 1
+	}
+	if end > start && text[end-1] == '\r' {
+		end--
+	}
+	return start, end, 0, true
+}
+
+func pointerErr(code jsonx.PointerCode) error {
+	switch code {
+	case jsonx.PointerSyntax:
+		return ErrLocatorSyntax
+	case jsonx.PointerNoMember:
+		return ErrNoMember
+	case jsonx.PointerBadIndex:
+		return ErrBadIndex
+	case jsonx.PointerIndexRange:
+		return ErrIndexRange
+	case jsonx.PointerNotContainer:
+		return ErrNotContainer
+	}
+	return ErrInvalidData
+}
+
+func valueKind(k jsonx.Kind) ValueKind {
+	switch k {
+	case jsonx.KindObject:
+		return ValueObject
+	case jsonx.KindArray:
+		return ValueArray
+	case jsonx.KindString:
+		return ValueString
+	case jsonx.KindNumber:
+		return ValueNumber
+	case jsonx.KindTrue:
+		return ValueTrue
+	case jsonx.KindFalse:
+		return ValueFalse
+	case jsonx.KindNull:
+		return ValueNull
+	}
+	return ValueNone
+}

@@ -1,0 +1,603 @@
+package jsonx
+
+// This file walks raw JSON bytes without building a tree: Valid checks a
+// document once (a depth pre-scan, then fastjson's validator), and Cursor,
+// KeyEqual, AppendUnescaped and Pointer read the document in place, so that
+// every value found is a subslice of the input with its byte offset. All of
+// them are defensive: on malformed input they report failure, never panic.
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects that Valid accepts.
+// fastjson's validator recurses without a limit, so Valid checks the depth
+// first. It matches fastjson.MaxDepth, the parser's own limit.
+const MaxDepth = fastjson.MaxDepth
+
+// Kind is the type of a JSON value, told by its first byte.
+type Kind uint8
+
+// The kinds of JSON values; KindInvalid is what a byte that starts no value
+// yields.
+const (
+	KindInvalid Kind = iota
+	KindObject
+	KindArray
+	KindString
+	KindNumber
+	KindTrue
+	KindFalse
+	KindNull
+)
+
+// KindOf returns the kind of the value whose first byte is c.
+func KindOf(c byte) Kind {
+	switch c {
+	case '{':
+		return KindObject
+	case '[':
+		return KindArray
+	case '"':
+		return KindString
+	case 't':
+		return KindTrue
+	case 'f':
+		return KindFalse
+	case 'n':
+		return KindNull
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return KindNumber
+	}
+	return KindInvalid
+}
+
+// Valid reports whether doc is exactly one JSON value, optionally
+// surrounded by whitespace, nested at most MaxDepth deep. It does not
+// allocate when doc is valid.
+func Valid(doc []byte) bool {
+	depth := 0
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '"':
+			end := stringEnd(doc, i)
+			if end < 0 {
+				return false
+			}
+			i = end - 1
+		case '[', '{':
+			depth++
+			if depth > MaxDepth {
+				return false
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return fastjson.ValidateBytes(doc) == nil
+}
+
+// Trim returns b without leading and trailing JSON whitespace.
+func Trim(b []byte) []byte {
+	i, j := skipWS(b, 0), len(b)
+	for j > i && isWS(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the closing quote of the string
+// that opens at b[i], or -1 when it is not closed.
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// valueEnd returns the index just past the value that starts at b[i], or
+// -1 when it does not end well. Containers are skipped by counting
+// brackets outside strings, which is exact for valid JSON and terminates on
+// anything.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				end := stringEnd(b, i)
+				if end < 0 {
+					return -1
+				}
+				i = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) {
+		c := b[j]
+		if isWS(c) || c == ',' || c == ']' || c == '}' || c == ':' {
+			break
+		}
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// Cursor walks the members of an object or the elements of an array in
+// place. Its zero value is an exhausted cursor.
+type Cursor struct {
+	b     []byte
+	i     int  // next byte to read; i ≤ len(b)
+	open  bool // the container was opened and not yet closed
+	first bool // no member or element read yet
+	obj   bool
+}
+
+// Open returns the kind of the value that starts at doc[off] (after
+// whitespace) and, for an object or an array, a Cursor over its contents.
+func Open(doc []byte, off int) (Cursor, Kind) {
+	off = skipWS(doc, off)
+	if off >= len(doc) {
+		return Cursor{}, KindInvalid
+	}
+	k := KindOf(doc[off])
+	if k != KindObject && k != KindArray {
+		return Cursor{}, k
+	}
+	return Cursor{b: doc, i: off + 1, open: true, first: true, obj: k == KindObject}, k
+}
+
+// next positions the cursor on the next item and reports whether there is
+// one.
+func (c *Cursor) next() bool {
+	if !c.open {
+		return false
+	}
+	c.i = skipWS(c.b, c.i)
+	if c.i >= len(c.b) {
+		c.open = false
+		return false
+	}
+	if ch := c.b[c.i]; ch == '}' || ch == ']' {
+		c.open = false
+		return false
+	}
+	if !c.first {
+		if c.b[c.i] != ',' {
+			c.open = false
+			return false
+		}
+		c.i = skipWS(c.b, c.i+1)
+	}
+	c.first = false
+	return c.i < len(c.b)
+}
+
+// value reads the value at the cursor and moves past it.
+func (c *Cursor) value() (raw []byte, off int, ok bool) {
+	c.i = skipWS(c.b, c.i)
+	end := valueEnd(c.b, c.i)
+	if end < 0 {
+		c.open = false
+		return nil, 0, false
+	}
+	off = c.i
+	c.i = end
+	return c.b[off:end], off, true
+}
+
+// NextMember returns the next member of an object: the raw key between its
+// quotes (escapes not decoded), the raw value and the value's byte offset in
+// the document. It returns ok false at the end of the object or on
+// malformed input.
+func (c *Cursor) NextMember() (key, val []byte, off int, ok bool) {
+	if !c.obj || !c.next() || c.b[c.i] != '"' {
+		c.open = false
+		return nil, nil, 0, false
+	}
+	end := stringEnd(c.b, c.i)
+	if end < 0 {
+		c.open = false
+		return nil, nil, 0, false
+	}
+	key = c.b[c.i+1 : end-1]
+	c.i = skipWS(c.b, end)
+	if c.i >= len(c.b) || c.b[c.i] != ':' {
+		c.open = false
+		return nil, nil, 0, false
+	}
+	c.i++
+	val, off, ok = c.value()
+	return key, val, off, ok
+}
+
+// NextElement returns the next element of an array and its byte offset in
+// the document, or ok false at the end of the array or on malformed input.
+func (c *Cursor) NextElement() (val []byte, off int, ok bool) {
+	if c.obj || !c.next() {
+		c.open = false
+		return nil, 0, false
+	}
+	return c.value()
+}
+
+// Member returns the first member of the object at doc[off] whose decoded
+// key equals name, with its byte offset.
+func Member(doc []byte, off int, name string) (val []byte, valOff int, ok bool) {
+	c, k := Open(doc, off)
+	if k != KindObject {
+		return nil, 0, false
+	}
+	for {
+		key, v, o, more := c.NextMember()
+		if !more {
+			return nil, 0, false
+		}
+		if KeyEqual(key, name) {
+			return v, o, true
+		}
+	}
+}
+
+// unescapeAt decodes the escape sequence that starts with the backslash at
+// s[i] and returns the rune and the index past the sequence; ok is false
+// for an unknown or truncated escape. A \u escape that is half of a
+// surrogate pair is combined with the other half when it follows; a lone
+// surrogate decodes to U+FFFD.
+func unescapeAt(s []byte, i int) (r rune, next int, ok bool) {
+	if i+1 >= len(s) {
+		return 0, 0, false
+	}
+	switch s[i+1] {
+	case '"', '\\', '/':
+		return rune(s[i+1]), i + 2, true
+	case 'b':
+		return '\b', i + 2, true
+	case 'f':
+		return '\f', i + 2, true
+	case 'n':
+		return '\n', i + 2, true
+	case 'r':
+		return '\r', i + 2, true
+	case 't':
+		return '\t', i + 2, true
+	case 'u':
+		r, ok := hex4(s, i+2)
+		if !ok {
+			return 0, 0, false
+		}
+		next = i + 6
+		if utf16.IsSurrogate(r) {
+			if r < 0xDC00 && next+1 < len(s) && s[next] == '\\' && s[next+1] == 'u' {
+				if r2, ok := hex4(s, next+2); ok {
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						return dec, next + 6, true
+					}
+				}
+			}
+			return utf8.RuneError, next, true
+		}
+		return r, next, true
+	}
+	return 0, 0, false
+}
+
+func hex4(s []byte, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// AppendUnescaped appends the decoded text of the raw JSON string content
+// s (the bytes between the quotes) to dst. ok is false when s holds a bad
+// escape; dst then holds what was decoded before it. Bytes outside escapes
+// are copied as they are, valid UTF-8 or not.
+func AppendUnescaped(dst, s []byte) (out []byte, ok bool) {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] != '\\' {
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		r, next, good := unescapeAt(s, j)
+		if !good {
+			return dst, false
+		}
+		dst = utf8.AppendRune(dst, r)
+		i = next
+	}
+	return dst, true
+}
+
+// HasEscape reports whether raw string content s contains an escape.
+func HasEscape(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyEqual reports whether the raw JSON string content key decodes to
+// exactly name, without allocating.
+func KeyEqual(key []byte, name string) bool { return keyEqual(key, name) }
+
+func keyEqual[S string | []byte](key []byte, name S) bool {
+	var buf [utf8.UTFMax]byte
+	n := 0
+	for i := 0; i < len(key); {
+		if key[i] != '\\' {
+			if n >= len(name) || name[n] != key[i] {
+				return false
+			}
+			n++
+			i++
+			continue
+		}
+		r, next, ok := unescapeAt(key, i)
+		if !ok {
+			return false
+		}
+		for _, b := range utf8.AppendRune(buf[:0], r) {
+			if n >= len(name) || name[n] != b {
+				return false
+			}
+			n++
+		}
+		i = next
+	}
+	return n == len(name)
+}
+
+// PointerCode says why a JSON Pointer did not resolve.
+type PointerCode uint8
+
+// The reasons a pointer fails, reported with the 0-based index of the
+// reference token concerned (-1 when the pointer as a whole is at fault).
+const (
+	PointerOK          PointerCode = iota
+	PointerSyntax                  // no leading '/', a '~' not followed by 0 or 1, a bad %-escape
+	PointerNoMember                // the object has no member with that name
+	PointerBadIndex                // an array token that is not 0 or a digit string without leading zeros
+	PointerIndexRange              // an index at or past the array's end, "-" included
+	PointerNotContainer            // the token descends into a string, number, boolean or null
+	PointerBadDocument             // the document is not well-formed where the walk went
+)
+
+// Pointer evaluates RFC 6901 JSON Pointers over raw JSON. It keeps the
+// scratch space for decoding tokens, so a warm Pointer does not allocate.
+// Its zero value is ready to use.
+type Pointer struct {
+	frag []byte // the percent-decoded form of a '#' fragment pointer
+	tok  []byte // the current reference token, ~0 and ~1 decoded
+}
+
+// Eval evaluates ptr on the JSON value doc. ptr is either a JSON Pointer
+// string ("" or "/a/0/b~1c") or its URI fragment form ("#", "#/a%20b"),
+// which is percent-decoded first. It returns the target's raw bytes (a
+// subslice of doc), their byte offset in doc and their kind; on failure,
+// the 0-based index of the failing reference token (-1 when the whole
+// pointer is at fault) and a code. Duplicate object keys resolve to the
+// first member, as fastjson's Get does.
+func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token int, code PointerCode) {
+	if len(ptr) > 0 && ptr[0] == '#' {
+		var ok bool
+		p.frag, token, ok = appendPercentDecoded(p.frag[:0], ptr[1:])
+		if !ok {
+			return nil, 0, KindInvalid, token, PointerSyntax
+		}
+		ptr = p.frag
+	}
+	off = skipWS(doc, 0)
+	end := valueEnd(doc, off)
+	if end < 0 {
+		return nil, 0, KindInvalid, -1, PointerBadDocument
+	}
+	if len(ptr) == 0 {
+		return doc[off:end], off, KindOf(doc[off]), -1, PointerOK
+	}
+	if ptr[0] != '/' {
+		return nil, 0, KindInvalid, -1, PointerSyntax
+	}
+	token = 0
+	for i := 1; ; token++ {
+		j := i
+		for j < len(ptr) && ptr[j] != '/' {
+			j++
+		}
+		var ok bool
+		p.tok, ok = appendTildeDecoded(p.tok[:0], ptr[i:j])
+		if !ok {
+			return nil, 0, KindInvalid, token, PointerSyntax
+		}
+		c, k := Open(doc, off)
+		switch k {
+		case KindObject:
+			v, o, found, bad := memberBytes(&c, p.tok)
+			if bad {
+				return nil, 0, KindInvalid, token, PointerBadDocument
+			}
+			if !found {
+				return nil, 0, KindInvalid, token, PointerNoMember
+			}
+			raw, off = v, o
+		case KindArray:
+			n, code := arrayIndex(p.tok)
+			if code != PointerOK {
+				return nil, 0, KindInvalid, token, code
+			}
+			found := false
+			for k := 0; ; k++ {
+				v, o, more := c.NextElement()
+				if !more {
+					break
+				}
+				if k == n {
+					raw, off, found = v, o, true
+					break
+				}
+			}
+			if !found {
+				return nil, 0, KindInvalid, token, PointerIndexRange
+			}
+		case KindInvalid:
+			return nil, 0, KindInvalid, token, PointerBadDocument
+		default:
+			return nil, 0, KindInvalid, token, PointerNotContainer
+		}
+		if j == len(ptr) {
+			return raw, off, KindOf(raw[0]), token, PointerOK
+		}
+		i = j + 1
+	}
+}
+
+// memberBytes finds the first member of c's object whose decoded key is
+// name; bad reports that the object was malformed before one was found.
+func memberBytes(c *Cursor, name []byte) (val []byte, off int, found, bad bool) {
+	for {
+		key, v, o, more := c.NextMember()
+		if !more {
+			return nil, 0, false, c.i >= len(c.b) || c.b[c.i] != '}'
+		}
+		if keyEqual(key, name) {
+			return v, o, true, false
+		}
+	}
+}
+
+// arrayIndex parses an RFC 6901 array index token.
+func arrayIndex(tok []byte) (int, PointerCode) {
+	if len(tok) == 1 && tok[0] == '-' {
+		return 0, PointerIndexRange
+	}
+	if len(tok) == 0 || (tok[0] == '0' && len(tok) > 1) {
+		return 0, PointerBadIndex
+	}
+	n := 0
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, PointerBadIndex
+		}
+		if n > (1<<31-1)/10 {
+			return 0, PointerIndexRange
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, PointerOK
+}
+
+// appendTildeDecoded decodes ~0 and ~1 in one reference token.
+func appendTildeDecoded(dst, tok []byte) ([]byte, bool) {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c == '~' {
+			if i+1 >= len(tok) {
+				return dst, false
+			}
+			switch tok[i+1] {
+			case '0':
+				c = '~'
+			case '1':
+				c = '/'
+			default:
+				return dst, false
+			}
+			i++
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
+}
+
+// appendPercentDecoded decodes %XX escapes of a URI fragment. On a bad
+// escape it returns the 0-based index of the reference token it sits in
+// (-1 before the first '/').
+func appendPercentDecoded(dst, s []byte) (out []byte, token int, ok bool) {
+	token = -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' {
+			if i+2 >= len(s) {
+				return dst, token, false
+			}
+			h, okh := unhex(s[i+1])
+			l, okl := unhex(s[i+2])
+			if !okh || !okl {
+				return dst, token, false
+			}
+			c = h<<4 | l
+			i += 2
+		}
+		if c == '/' {
+			token++
+		}
+		dst = append(dst, c)
+	}
+	return dst, token, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
