@@ -1,0 +1,1234 @@
+package parser
+
+// This file is structured as follows: the Decoder type and its entry points
+// (Decode, Reset, decodeDoc); the envelope (REST stream response, JSON-RPC
+// response, error documents); one method per A2A message type (task,
+// message, status update, artifact update, status, artifact, part,
+// metadata, usage); then the typed member readers (string, bool, number,
+// enum, base64) and error construction.
+//
+// Every method works on the frame's data, through positions: jsonx gives
+// each object member's value position, and the first byte there tells its
+// JSON type. Strings are read and unescaped from the frame's data by this
+// package (fastjson's own unescaping is not byte-exact); objects that are
+// kept raw (metadata, data parts) are sliced out of the frame's data.
+
+import (
+	"encoding/base64"
+	"errors"
+	"slices"
+
+	"github.com/a2astream/a2astream/internal/jsonx"
+)
+
+// maxPath is the number of path segments kept for error messages; deeper
+// segments are counted but not named.
+const maxPath = 12
+
+// retainLimit is the capacity above which Reset drops a buffer rather than
+// keep it for reuse.
+const retainLimit = 1 << 20
+
+// Decoder decodes the data of SSE frames into A2A events. It reuses one JSON
+// parser and its own buffers, so that decoding allocates nothing once the
+// buffers have grown to the size of the frames (an Event of KindError is
+// the exception: its *APIError is allocated for the caller to keep).
+//
+// The zero Decoder is ready to use. A Decoder must not be used from
+// multiple goroutines at once.
+type Decoder struct {
+	p  jsonx.Parser
+	ev Event
+
+	// data is the JSON being decoded; offset, seq and id locate it in the
+	// stream for errors.
+	data   []byte
+	offset int64
+	seq    int64
+	id     []byte
+
+	// fields is a stack of object members: each object being read owns
+	// fields[start:] for the time it is read.
+	fields []jsonx.Field
+	// text holds unescaped strings and decoded base64; views into it live
+	// until the next Decode.
+	text      []byte
+	parts     []Part
+	artifacts []Artifact
+	messages  []Message
+	strs      [][]byte
+	maxData   int
+
+	// path names the member being decoded, for errors.
+	path  [maxPath]pathSeg
+	depth int
+}
+
+type pathSeg struct {
+	name  []byte
+	index int // -1 for a named member
+}
+
+// NewDecoder returns a new Decoder.
+func NewDecoder() *Decoder { return new(Decoder) }
+
+// Reset forgets the last event and releases buffers that grew beyond 1 MiB
+// (for a large event), so that a pooled Decoder does not pin them.
+func (d *Decoder) Reset() {
+	d.ev = Event{}
+	d.data, d.id = nil, nil
+	if d.maxData > retainLimit {
+		d.p = jsonx.Parser{}
+	}
+	if cap(d.text) > retainLimit {
+		d.text = nil
+	}
+	if cap(d.parts) > retainLimit/64 {
+		d.parts = nil
+	}
+	d.fields = d.fields[:0]
+	clear(d.parts[:cap(d.parts)])
+	clear(d.artifacts[:cap(d.artifacts)])
+	clear(d.messages[:cap(d.messages)])
+	clear(d.strs[:cap(d.strs)])
+	d.maxData = 0
+}
+
+// Decode decodes the data of frame f, one A2A stream response of either
+// binding, into an Event.
+//
+// The returned Event is a view valid only until the next call to Decode or
+// Reset, or until f's data changes (the next call on the lexer that
+// produced f); it must not be modified. An error frame (a top-level "error"
+// member, whatever the SSE event name) is not a decoding failure: it gives
+// an Event of KindError.
+//
+// A failure is a *SyntaxError carrying f's Offset, Seq and ID, the position
+// in f.Data and the JSON path of the problem, and one of the package's
+// sentinels (ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue,
+// ErrNoPayload, ErrTwoPayloads, ErrLegacyShape).
+func (d *Decoder) Decode(f *Frame) (*Event, error) {
+	d.offset, d.seq, d.id = f.Offset, f.Seq, f.ID
+	return d.decode(f.Data, docStream)
+}
+
+type docKind uint8
+
+const (
+	docStream docKind = iota
+	docTask
+	docError
+)
+
+// decodeDoc decodes a document outside a stream.
+func (d *Decoder) decodeDoc(data []byte, kind docKind) (*Event, error) {
+	d.offset, d.seq, d.id = 0, 0, nil
+	return d.decode(data, kind)
+}
+
+func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
+	d.ev = Event{}
+	d.text = d.text[:0]
+	d.parts = d.parts[:0]
+	d.artifacts = d.artifacts[:0]
+	d.messages = d.messages[:0]
+	d.strs = d.strs[:0]
+	d.fields = d.fields[:0]
+	d.depth = 0
+	d.data = data
+	d.maxData = max(d.maxData, len(data))
+
+	root, err := d.p.Parse(data)
+	if err != nil {
+		var se *jsonx.SyntaxError
+		if errors.As(err, &se) && se.TooDeep {
+			return nil, d.fail(se.Pos, ErrTooDeep)
+		}
+		pos := -1
+		if se != nil {
+			pos = se.Pos
+		}
+		return nil, d.fail(pos, ErrInvalidJSON)
+	}
+	pos := 0
+	for pos < len(data) && data[pos] <= ' ' {
+		pos++
+	}
+	if !root.IsObject() {
+		return nil, d.fail(pos, ErrFieldType)
+	}
+	if err := d.envelope(root, pos, kind); err != nil {
+		return nil, err
+	}
+	return &d.ev, nil
+}
+
+// envelope decodes the root object: a REST stream response or error
+// document, a JSON-RPC response, or (kind docTask) a bare task.
+func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, root)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+
+	var jsonrpc, id, result, errf, kindf *jsonx.Field
+	for i := range fs {
+		f := &fs[i]
+		switch string(f.Key) {
+		case "jsonrpc":
+			jsonrpc = f
+		case "id":
+			id = f
+		case "result":
+			result = f
+		case "error":
+			errf = f
+		case "kind":
+			kindf = f
+		}
+	}
+	if jsonrpc != nil || result != nil || (id != nil && errf != nil && kind != docTask) {
+		d.ev.Binding = BindingJSONRPC
+		if jsonrpc != nil {
+			d.enter(jsonrpc.Key)
+			v, err := d.str(jsonrpc)
+			if err != nil {
+				return err
+			}
+			if string(v) != "2.0" {
+				return d.fail(jsonrpc.Pos, ErrFieldValue)
+			}
+			d.leave()
+		}
+		if id != nil {
+			if err := d.rpcID(id); err != nil {
+				return err
+			}
+		}
+		switch {
+		case result != nil && errf != nil:
+			return d.fail(max(result.Pos, errf.Pos), ErrTwoPayloads)
+		case errf != nil:
+			return d.apiError(errf)
+		case result == nil:
+			return d.fail(pos, ErrNoPayload)
+		}
+		d.enter(result.Key)
+		if d.kindOf(result) != '{' {
+			return d.typeErr(result)
+		}
+		if kind == docTask {
+			d.ev.Kind = KindTask
+			return d.task(result.Value, &d.ev.Task)
+		}
+		if kind == docError {
+			return d.fail(pos, ErrNoPayload)
+		}
+		return d.streamResponse(result.Value, result.Pos)
+	}
+
+	d.ev.Binding = BindingREST
+	if kindf != nil {
+		return d.fail(kindf.Pos, ErrLegacyShape)
+	}
+	if errf != nil {
+		for i := range fs {
+			if payloadKind(fs[i].Key) != 0 {
+				return d.fail(max(errf.Pos, fs[i].Pos), ErrTwoPayloads)
+			}
+		}
+		return d.apiError(errf)
+	}
+	switch kind {
+	case docTask:
+		d.ev.Kind = KindTask
+		return d.task(root, &d.ev.Task)
+	case docError:
+		return d.fail(pos, ErrNoPayload)
+	}
+	return d.streamResponse(root, pos)
+}
+
+func (d *Decoder) popFields(start int) { d.fields = d.fields[:start] }
+
+// payloadKind maps a stream response key, lowerCamelCase or snake_case, to
+// its event kind; 0 for any other key.
+func payloadKind(key []byte) Kind {
+	switch string(key) {
+	case "task":
+		return KindTask
+	case "message":
+		return KindMessage
+	case "statusUpdate", "status_update":
+		return KindStatusUpdate
+	case "artifactUpdate", "artifact_update":
+		return KindArtifactUpdate
+	}
+	return 0
+}
+
+// streamResponse decodes a StreamResponse object at pos: exactly one known
+// payload key, or a single unknown one.
+func (d *Decoder) streamResponse(v jsonx.Value, pos int) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+
+	var payload, unknown *jsonx.Field
+	var kind Kind
+	unknowns := 0
+	for i := range fs {
+		f := &fs[i]
+		if string(f.Key) == "kind" || string(f.Key) == "final" {
+			return d.fail(f.Pos, ErrLegacyShape)
+		}
+		k := payloadKind(f.Key)
+		if k == 0 {
+			if unknowns == 0 {
+				unknown = f
+			}
+			unknowns++
+			continue
+		}
+		if payload != nil {
+			d.enter(f.Key)
+			return d.fail(f.Pos, ErrTwoPayloads)
+		}
+		payload, kind = f, k
+	}
+	if payload == nil {
+		if unknowns == 1 {
+			d.ev.Kind = KindUnknown
+			d.ev.UnknownKey = unknown.Key
+			d.ev.UnknownRaw = jsonx.Raw(d.data, unknown.Pos)
+			return nil
+		}
+		return d.fail(pos, ErrNoPayload)
+	}
+	d.enter(payload.Key)
+	if d.kindOf(payload) != '{' {
+		return d.typeErr(payload)
+	}
+	d.ev.Kind = kind
+	switch kind {
+	case KindTask:
+		return d.task(payload.Value, &d.ev.Task)
+	case KindMessage:
+		return d.message(payload.Value, &d.ev.Message)
+	case KindStatusUpdate:
+		return d.statusUpdate(payload.Value, &d.ev.StatusUpdate)
+	}
+	return d.artifactUpdate(payload.Value, &d.ev.ArtifactUpdate)
+}
+
+// rpcID decodes the JSON-RPC id member f.
+func (d *Decoder) rpcID(f *jsonx.Field) error {
+	d.enter(f.Key)
+	defer d.leave()
+	id := &d.ev.RPCID
+	switch d.kindOf(f) {
+	case 'n':
+		id.Kind = RPCIDNull
+		id.Raw = jsonx.Raw(d.data, f.Pos)
+	case '"':
+		v, err := d.str(f)
+		if err != nil {
+			return err
+		}
+		id.Kind, id.Raw, id.Value = RPCIDString, jsonx.Raw(d.data, f.Pos), v
+	case '0':
+		id.Kind = RPCIDNumber
+		id.Raw = jsonx.Raw(d.data, f.Pos)
+		id.Value = id.Raw
+	default:
+		return d.typeErr(f)
+	}
+	return nil
+}
+
+// apiError decodes the error member f of a REST error document or JSON-RPC
+// error response into an Event of KindError.
+func (d *Decoder) apiError(f *jsonx.Field) error {
+	d.enter(f.Key)
+	defer d.leave()
+	if d.kindOf(f) != '{' {
+		return d.typeErr(f)
+	}
+	e := &APIError{Binding: d.ev.Binding}
+	if id := d.ev.RPCID; id.Kind != RPCIDAbsent {
+		e.RPCID = RPCID{Kind: id.Kind, Raw: clone(id.Raw), Value: clone(id.Value)}
+	}
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, f.Value)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		m := &fs[i]
+		d.enter(m.Key)
+		var err error
+		switch string(m.Key) {
+		case "code":
+			e.Code, err = d.int64(m)
+		case "status":
+			var s []byte
+			s, err = d.str(m)
+			e.Status = string(s)
+		case "message":
+			var s []byte
+			s, err = d.str(m)
+			e.Message = string(s)
+		case "details", "data":
+			if d.kindOf(m) == 'n' {
+				break
+			}
+			e.Details = clone(jsonx.Raw(d.data, m.Pos))
+			err = d.errorDetails(m, e)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	d.ev.Kind = KindError
+	d.ev.Err = e
+	return nil
+}
+
+// errorDetails picks reason, domain and metadata from the first
+// ErrorInfo-like object (one with a "reason") in the details array or data
+// value m. Other shapes are kept raw only.
+func (d *Decoder) errorDetails(m *jsonx.Field, e *APIError) error {
+	switch d.kindOf(m) {
+	case '{':
+		return d.errorInfo(m.Value, e)
+	case '[':
+		for i, n := 0, m.Value.Len(); i < n && e.Reason == ""; i++ {
+			el := m.Value.At(i)
+			if !el.IsObject() {
+				continue
+			}
+			d.enterIndex(i)
+			if err := d.errorInfo(el, e); err != nil {
+				return err
+			}
+			d.leave()
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) errorInfo(v jsonx.Value, e *APIError) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	var reason, domain, meta *jsonx.Field
+	for i := range fs {
+		switch string(fs[i].Key) {
+		case "reason":
+			reason = &fs[i]
+		case "domain":
+			domain = &fs[i]
+		case "metadata":
+			meta = &fs[i]
+		}
+	}
+	if reason == nil || d.kindOf(reason) != '"' {
+		return nil
+	}
+	s, err := d.member(reason)
+	if err != nil {
+		return err
+	}
+	e.Reason = string(s)
+	if domain != nil && d.kindOf(domain) == '"' {
+		if s, err = d.member(domain); err != nil {
+			return err
+		}
+		e.Domain = string(s)
+	}
+	if meta != nil && d.kindOf(meta) == '{' {
+		e.Metadata = clone(jsonx.Raw(d.data, meta.Pos))
+	}
+	return nil
+}
+
+// member reads the string member f with its name on the path.
+func (d *Decoder) member(f *jsonx.Field) ([]byte, error) {
+	d.enter(f.Key)
+	s, err := d.str(f)
+	if err == nil {
+		d.leave()
+	}
+	return s, err
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte{}, b...)
+}
+
+// task decodes a Task object.
+func (d *Decoder) task(v jsonx.Value, t *Task) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		f := &fs[i]
+		d.enter(f.Key)
+		var err error
+		switch string(f.Key) {
+		case "id":
+			t.ID, err = d.str(f)
+		case "contextId", "context_id":
+			t.ContextID, err = d.str(f)
+		case "status":
+			err = d.status(f, &t.Status)
+		case "artifacts":
+			t.Artifacts, err = d.artifactList(f)
+		case "history":
+			t.History, err = d.messageList(f)
+		case "metadata":
+			err = d.metadata(f, &t.Metadata)
+		case "kind":
+			err = d.fail(f.Pos, ErrLegacyShape)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// message decodes a Message object.
+func (d *Decoder) message(v jsonx.Value, m *Message) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		f := &fs[i]
+		d.enter(f.Key)
+		var err error
+		switch string(f.Key) {
+		case "messageId", "message_id":
+			m.MessageID, err = d.str(f)
+		case "contextId", "context_id":
+			m.ContextID, err = d.str(f)
+		case "taskId", "task_id":
+			m.TaskID, err = d.str(f)
+		case "role":
+			m.Role, err = d.role(f)
+		case "parts":
+			m.Parts, err = d.partList(f)
+		case "metadata":
+			err = d.metadata(f, &m.Metadata)
+		case "extensions":
+			m.Extensions, err = d.strList(f)
+		case "referenceTaskIds", "reference_task_ids":
+			m.ReferenceTaskIDs, err = d.strList(f)
+		case "kind":
+			err = d.fail(f.Pos, ErrLegacyShape)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// statusUpdate decodes a TaskStatusUpdateEvent object.
+func (d *Decoder) statusUpdate(v jsonx.Value, u *StatusUpdate) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		f := &fs[i]
+		d.enter(f.Key)
+		var err error
+		switch string(f.Key) {
+		case "taskId", "task_id":
+			u.TaskID, err = d.str(f)
+		case "contextId", "context_id":
+			u.ContextID, err = d.str(f)
+		case "status":
+			err = d.status(f, &u.Status)
+		case "metadata":
+			err = d.metadata(f, &u.Metadata)
+		case "kind", "final":
+			err = d.fail(f.Pos, ErrLegacyShape)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// artifactUpdate decodes a TaskArtifactUpdateEvent object.
+func (d *Decoder) artifactUpdate(v jsonx.Value, u *ArtifactUpdate) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		f := &fs[i]
+		d.enter(f.Key)
+		var err error
+		switch string(f.Key) {
+		case "taskId", "task_id":
+			u.TaskID, err = d.str(f)
+		case "contextId", "context_id":
+			u.ContextID, err = d.str(f)
+		case "artifact":
+			if d.kindOf(f) == 'n' {
+				break
+			}
+			if d.kindOf(f) != '{' {
+				err = d.typeErr(f)
+				break
+			}
+			err = d.artifact(f.Value, &u.Artifact)
+		case "append":
+			u.Append, err = d.boolean(f)
+		case "lastChunk", "last_chunk":
+			u.LastChunk, err = d.boolean(f)
+		case "metadata":
+			err = d.metadata(f, &u.Metadata)
+		case "kind":
+			err = d.fail(f.Pos, ErrLegacyShape)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// status decodes the TaskStatus member f.
+func (d *Decoder) status(f *jsonx.Field, s *Status) error {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil
+	case '{':
+	default:
+		return d.typeErr(f)
+	}
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, f.Value)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		m := &fs[i]
+		d.enter(m.Key)
+		var err error
+		switch string(m.Key) {
+		case "state":
+			s.State, err = d.state(m)
+		case "message":
+			switch d.kindOf(m) {
+			case 'n':
+			case '{':
+				s.HasMessage = true
+				err = d.message(m.Value, &s.Message)
+			default:
+				err = d.typeErr(m)
+			}
+		case "timestamp":
+			s.Timestamp, err = d.str(m)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// artifact decodes an Artifact object.
+func (d *Decoder) artifact(v jsonx.Value, a *Artifact) error {
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		f := &fs[i]
+		d.enter(f.Key)
+		var err error
+		switch string(f.Key) {
+		case "artifactId", "artifact_id":
+			a.ArtifactID, err = d.str(f)
+		case "name":
+			a.Name, err = d.str(f)
+		case "description":
+			a.Description, err = d.str(f)
+		case "parts":
+			a.Parts, err = d.partList(f)
+		case "metadata":
+			err = d.metadata(f, &a.Metadata)
+		case "extensions":
+			a.Extensions, err = d.strList(f)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// partList decodes the array of parts f into the Decoder's part buffer.
+func (d *Decoder) partList(f *jsonx.Field) ([]Part, error) {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil, nil
+	case '[':
+	default:
+		return nil, d.typeErr(f)
+	}
+	n := f.Value.Len()
+	if n == 0 {
+		return nil, nil
+	}
+	first := len(d.parts)
+	d.parts = slices.Grow(d.parts, n)[:first+n]
+	for i := 0; i < n; i++ {
+		d.enterIndex(i)
+		el := f.Value.At(i)
+		if !el.IsObject() {
+			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
+		}
+		// d.parts does not grow while a part is decoded: parts hold no
+		// parts.
+		if err := d.part(el, f.Pos, i, &d.parts[first+i]); err != nil {
+			return nil, err
+		}
+		d.leave()
+	}
+	return d.parts[first : first+n : first+n], nil
+}
+
+// part decodes the i-th Part object of the array at arrPos.
+func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
+	*p = Part{}
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, v)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for j := range fs {
+		f := &fs[j]
+		d.enter(f.Key)
+		var err error
+		kind := PartKind(0)
+		switch string(f.Key) {
+		case "text":
+			kind = PartText
+			if d.kindOf(f) == 'n' {
+				break
+			}
+			p.Text, err = d.str(f)
+			if err == nil && p.Text == nil {
+				p.Text = []byte{}
+			}
+		case "raw":
+			kind = PartRaw
+			p.Raw, err = d.base64(f)
+		case "url":
+			kind = PartURL
+			p.URL, err = d.str(f)
+		case "data":
+			kind = PartData
+			p.Data = jsonx.Raw(d.data, f.Pos)
+		case "metadata":
+			err = d.metadata(f, &p.Metadata)
+		case "filename":
+			p.Filename, err = d.str(f)
+		case "mediaType", "media_type":
+			p.MediaType, err = d.str(f)
+		case "kind", "file":
+			err = d.fail(f.Pos, ErrLegacyShape)
+		}
+		if err != nil {
+			return err
+		}
+		if kind != 0 && !(kind == PartText && d.kindOf(f) == 'n') {
+			if p.Kind != 0 {
+				return d.fail(f.Pos, ErrTwoPayloads)
+			}
+			p.Kind = kind
+		}
+		d.leave()
+	}
+	if p.Kind == 0 {
+		return d.fail(jsonx.ElementPos(d.data, arrPos, i), ErrNoPayload)
+	}
+	return nil
+}
+
+// artifactList decodes the array of artifacts f.
+func (d *Decoder) artifactList(f *jsonx.Field) ([]Artifact, error) {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil, nil
+	case '[':
+	default:
+		return nil, d.typeErr(f)
+	}
+	n := f.Value.Len()
+	if n == 0 {
+		return nil, nil
+	}
+	first := len(d.artifacts)
+	d.artifacts = slices.Grow(d.artifacts, n)[:first+n]
+	for i := 0; i < n; i++ {
+		d.enterIndex(i)
+		el := f.Value.At(i)
+		if !el.IsObject() {
+			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
+		}
+		a := &d.artifacts[first+i]
+		*a = Artifact{}
+		if err := d.artifact(el, a); err != nil {
+			return nil, err
+		}
+		d.leave()
+	}
+	return d.artifacts[first : first+n : first+n], nil
+}
+
+// messageList decodes the array of messages f. A message's parts go to the
+// part buffer, so d.messages only grows here, before the messages are read.
+func (d *Decoder) messageList(f *jsonx.Field) ([]Message, error) {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil, nil
+	case '[':
+	default:
+		return nil, d.typeErr(f)
+	}
+	n := f.Value.Len()
+	if n == 0 {
+		return nil, nil
+	}
+	first := len(d.messages)
+	d.messages = slices.Grow(d.messages, n)[:first+n]
+	for i := 0; i < n; i++ {
+		d.enterIndex(i)
+		el := f.Value.At(i)
+		if !el.IsObject() {
+			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
+		}
+		m := &d.messages[first+i]
+		*m = Message{}
+		if err := d.message(el, m); err != nil {
+			return nil, err
+		}
+		d.leave()
+	}
+	return d.messages[first : first+n : first+n], nil
+}
+
+// strList decodes the array of strings f.
+func (d *Decoder) strList(f *jsonx.Field) ([][]byte, error) {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil, nil
+	case '[':
+	default:
+		return nil, d.typeErr(f)
+	}
+	first := len(d.strs)
+	i := 0
+	for pos := jsonx.FirstElement(d.data, f.Pos); pos >= 0; pos = jsonx.NextElement(d.data, pos) {
+		d.enterIndex(i)
+		if d.data[pos] != '"' {
+			return nil, d.fail(pos, ErrFieldType)
+		}
+		s, err := d.strAt(pos)
+		if err != nil {
+			return nil, err
+		}
+		d.strs = append(d.strs, s)
+		d.leave()
+		i++
+	}
+	if len(d.strs) == first {
+		return nil, nil
+	}
+	return d.strs[first:len(d.strs):len(d.strs)], nil
+}
+
+// metadata decodes the metadata object f: its raw bytes and the keys this
+// package knows. Other keys are left in Raw.
+func (d *Decoder) metadata(f *jsonx.Field, md *Metadata) error {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil
+	case '{':
+	default:
+		return d.typeErr(f)
+	}
+	md.Raw = jsonx.Raw(d.data, f.Pos)
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, f.Value)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		m := &fs[i]
+		d.enter(m.Key)
+		var err error
+		switch string(m.Key) {
+		case "$usage":
+			err = d.usage(m, &md.Usage)
+		case "$timestamp":
+			switch d.kindOf(m) {
+			case '"':
+				md.Timestamp, err = d.str(m)
+			case '0':
+				md.Timestamp = jsonx.Raw(d.data, m.Pos)
+			case 'n':
+			default:
+				err = d.typeErr(m)
+			}
+		case "type":
+			// Free-form metadata: only a string is the known "type".
+			if d.kindOf(m) == '"' {
+				md.Type, err = d.str(m)
+			}
+		case "dataPartId":
+			if d.kindOf(m) == '"' {
+				md.DataPartID, err = d.str(m)
+			}
+		case "citations":
+			md.Citations = jsonx.Raw(d.data, m.Pos)
+		}
+		if err != nil {
+			return err
+		}
+		d.leave()
+	}
+	return nil
+}
+
+// usage decodes Corti's $usage object f.
+func (d *Decoder) usage(f *jsonx.Field, u *Usage) error {
+	switch d.kindOf(f) {
+	case 'n':
+		return nil
+	case '{':
+	default:
+		return d.typeErr(f)
+	}
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, f.Value)
+	fs := d.fields[start:]
+	defer d.popFields(start)
+	for i := range fs {
+		m := &fs[i]
+		if d.kindOf(m) == 'n' {
+			continue
+		}
+		d.enter(m.Key)
+		var err error
+		var n *int64
+		var bit UsageField
+		switch string(m.Key) {
+		case "model":
+			u.Model, err = d.str(m)
+			bit = UsageModel
+		case "inputTokens":
+			n, bit = &u.InputTokens, UsageInputTokens
+		case "outputTokens":
+			n, bit = &u.OutputTokens, UsageOutputTokens
+		case "cachedInputTokens":
+			n, bit = &u.CachedInputTokens, UsageCachedInputTokens
+		case "cacheCreationInputTokens":
+			n, bit = &u.CacheCreationInputTokens, UsageCacheCreationInputTokens
+		case "totalTokens":
+			n, bit = &u.TotalTokens, UsageTotalTokens
+		case "credits":
+			u.Credits, err = d.float64(m)
+			bit = UsageCredits
+		}
+		if n != nil {
+			*n, err = d.int64(m)
+		}
+		if err != nil {
+			return err
+		}
+		u.Fields |= bit
+		d.leave()
+	}
+	return nil
+}
+
+// kindOf returns the JSON type of f's value as its first byte: '{', '[',
+// '"', 't', 'f', 'n', or '0' for any number; 0 when the position is
+// unknown.
+func (d *Decoder) kindOf(f *jsonx.Field) byte {
+	if f.Pos < 0 || f.Pos >= len(d.data) {
+		return 0
+	}
+	switch c := d.data[f.Pos]; c {
+	case '{', '[', '"', 't', 'f', 'n':
+		return c
+	}
+	return '0'
+}
+
+// str reads the string member f: a view of the frame's data when it has no
+// escape, else its unescaped bytes in the text buffer. A null gives nil.
+func (d *Decoder) str(f *jsonx.Field) ([]byte, error) {
+	switch d.kindOf(f) {
+	case '"':
+		return d.strAt(f.Pos)
+	case 'n':
+		return nil, nil
+	}
+	return nil, d.typeErr(f)
+}
+
+// strAt reads the string whose opening quote is at pos.
+func (d *Decoder) strAt(pos int) ([]byte, error) {
+	end := jsonx.StringEnd(d.data, pos)
+	if end < 0 {
+		return nil, d.fail(pos, ErrInvalidJSON)
+	}
+	raw := d.data[pos+1 : end]
+	if !needsUnescape(raw) {
+		return raw, nil
+	}
+	first := len(d.text)
+	var bad int
+	d.text, bad = appendUnescaped(d.text, raw)
+	if bad >= 0 {
+		return nil, d.fail(pos+1+bad, ErrInvalidJSON)
+	}
+	return d.text[first:len(d.text):len(d.text)], nil
+}
+
+// boolean reads the bool member f; null means false.
+func (d *Decoder) boolean(f *jsonx.Field) (bool, error) {
+	switch d.kindOf(f) {
+	case 't':
+		return true, nil
+	case 'f', 'n':
+		return false, nil
+	}
+	return false, d.typeErr(f)
+}
+
+// number returns the text of the number member f, or of the string holding
+// it (ProtoJSON writes 64-bit integers as strings).
+func (d *Decoder) number(f *jsonx.Field) ([]byte, error) {
+	var b []byte
+	switch d.kindOf(f) {
+	case '0':
+		b = jsonx.Raw(d.data, f.Pos)
+	case '"':
+		s, err := d.strAt(f.Pos)
+		if err != nil {
+			return nil, err
+		}
+		b = s
+	default:
+		return nil, d.typeErr(f)
+	}
+	if !jsonx.ValidNumber(b) {
+		return nil, d.fail(f.Pos, ErrFieldValue)
+	}
+	return b, nil
+}
+
+// int64 reads the integer member f. A number with a fraction or exponent is
+// accepted when its value is integral.
+func (d *Decoder) int64(f *jsonx.Field) (int64, error) {
+	b, err := d.number(f)
+	if err != nil {
+		return 0, err
+	}
+	if n, ok := parseInt(b); ok {
+		return n, nil
+	}
+	x, ok := jsonx.ParseFloat(b)
+	if !ok || x != float64(int64(x)) || x >= 1<<63 || x < -(1<<63) {
+		return 0, d.fail(f.Pos, ErrFieldValue)
+	}
+	return int64(x), nil
+}
+
+// parseInt parses an optionally signed run of decimal digits that fits
+// int64.
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false // 18 digits always fit; longer ones go through float
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// float64 reads the number member f.
+func (d *Decoder) float64(f *jsonx.Field) (float64, error) {
+	b, err := d.number(f)
+	if err != nil {
+		return 0, err
+	}
+	x, ok := jsonx.ParseFloat(b)
+	if !ok {
+		return 0, d.fail(f.Pos, ErrFieldValue)
+	}
+	return x, nil
+}
+
+// state reads a TaskState member: its name or number.
+func (d *Decoder) state(f *jsonx.Field) (TaskState, error) {
+	var s []byte
+	switch d.kindOf(f) {
+	case 'n':
+		return TaskStateUnspecified, nil
+	case '"':
+		var err error
+		if s, err = d.str(f); err != nil {
+			return 0, err
+		}
+	case '0':
+		s = jsonx.Raw(d.data, f.Pos)
+	default:
+		return 0, d.typeErr(f)
+	}
+	st, err := parseTaskState(s)
+	if err != nil {
+		return 0, d.fail(f.Pos, err)
+	}
+	return st, nil
+}
+
+// role reads a Role member: its name or number.
+func (d *Decoder) role(f *jsonx.Field) (Role, error) {
+	var s []byte
+	switch d.kindOf(f) {
+	case 'n':
+		return RoleUnspecified, nil
+	case '"':
+		var err error
+		if s, err = d.str(f); err != nil {
+			return 0, err
+		}
+	case '0':
+		s = jsonx.Raw(d.data, f.Pos)
+	default:
+		return 0, d.typeErr(f)
+	}
+	r, err := parseRole(s)
+	if err != nil {
+		return 0, d.fail(f.Pos, err)
+	}
+	return r, nil
+}
+
+// base64 reads the bytes member f, base64 in the standard or URL alphabet,
+// padded or not, and decodes it into the text buffer.
+func (d *Decoder) base64(f *jsonx.Field) ([]byte, error) {
+	s, err := d.str(f)
+	if err != nil || len(s) == 0 {
+		return []byte{}, err
+	}
+	enc := base64.StdEncoding
+	for _, c := range s {
+		if c == '-' || c == '_' {
+			enc = base64.URLEncoding
+			break
+		}
+	}
+	if s[len(s)-1] != '=' && len(s)%4 != 0 {
+		enc = enc.WithPadding(base64.NoPadding)
+	}
+	first := len(d.text)
+	d.text = slices.Grow(d.text, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(d.text[first:first+enc.DecodedLen(len(s))], s)
+	if err != nil {
+		return nil, d.fail(f.Pos, ErrFieldValue)
+	}
+	d.text = d.text[:first+n]
+	return d.text[first : first+n : first+n], nil
+}
+
+func (d *Decoder) enter(name []byte) {
+	if d.depth < maxPath {
+		d.path[d.depth] = pathSeg{name: name, index: -1}
+	}
+	d.depth++
+}
+
+func (d *Decoder) enterIndex(i int) {
+	if d.depth < maxPath {
+		d.path[d.depth] = pathSeg{index: i}
+	}
+	d.depth++
+}
+
+func (d *Decoder) leave() { d.depth-- }
+
+// typeErr reports that member f has the wrong JSON type.
+func (d *Decoder) typeErr(f *jsonx.Field) error {
+	if f.Pos < 0 {
+		return d.fail(f.Pos, ErrInvalidJSON)
+	}
+	return d.fail(f.Pos, ErrFieldType)
+}
+
+// fail builds the *SyntaxError for a problem at pos in the data, on the
+// current path.
+func (d *Decoder) fail(pos int, err error) error {
+	e := &SyntaxError{Offset: d.offset, Seq: d.seq, ID: string(d.id), Pos: pos, Err: err}
+	if d.depth > 0 {
+		var b []byte
+		for i := 0; i < d.depth && i < maxPath; i++ {
+			s := d.path[i]
+			if s.index >= 0 {
+				b = append(b, '[')
+				b = appendInt(b, s.index)
+				b = append(b, ']')
+				continue
+			}
+			if len(b) > 0 {
+				b = append(b, '.')
+			}
+			b = append(b, s.name...)
+		}
+		if d.depth > maxPath {
+			b = append(b, "…"...)
+		}
+		e.Field = string(b)
+	}
+	return e
+}
+
+func appendInt(b []byte, n int) []byte {
+	if n >= 10 {
+		b = appendInt(b, n/10)
+	}
+	return append(b, byte('0'+n%10))
+}
