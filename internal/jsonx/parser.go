@@ -102,7 +102,7 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 func firstKeyPos(data []byte) int {
 	i := skipSpace(data, 0)
 	i = skipSpace(data, i+1) // past '{'
-	return i + 1          // past '"'
+	return i + 1             // past '"'
 }
 
 // keyPos returns the position in the input of the first byte of key, a key
