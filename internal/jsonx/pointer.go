@@ -56,7 +56,8 @@ func KindOf(c byte) Kind {
 }
 
 // Valid reports whether doc is exactly one JSON value, optionally
-// surrounded by whitespace, nested at most MaxDepth deep. It does not
+// surrounded by whitespace, nested at most MaxDepth deep, with no control
+// character inside a string (fastjson alone lets them through in keys). It does not
 // allocate when doc is valid.
 func Valid(doc []byte) bool {
 	depth := 0
@@ -66,6 +67,12 @@ func Valid(doc []byte) bool {
 			end := stringEnd(doc, i)
 			if end < 0 {
 				return false
+			}
+			// fastjson lets control characters through in keys.
+			for _, c := range doc[i+1 : end-1] {
+				if c < 0x20 {
+					return false
+				}
 			}
 			i = end - 1
 		case '[', '{':
@@ -408,13 +415,13 @@ type PointerCode uint8
 // The reasons a pointer fails, reported with the 0-based index of the
 // reference token concerned (-1 when the pointer as a whole is at fault).
 const (
-	PointerOK          PointerCode = iota
-	PointerSyntax                  // no leading '/', a '~' not followed by 0 or 1, a bad %-escape
-	PointerNoMember                // the object has no member with that name
-	PointerBadIndex                // an array token that is not 0 or a digit string without leading zeros
-	PointerIndexRange              // an index at or past the array's end, "-" included
-	PointerNotContainer            // the token descends into a string, number, boolean or null
-	PointerBadDocument             // the document is not well-formed where the walk went
+	PointerOK           PointerCode = iota
+	PointerSyntax                   // no leading '/', a '~' not followed by 0 or 1, a bad %-escape
+	PointerNoMember                 // the object has no member with that name
+	PointerBadIndex                 // an array token that is not 0 or a digit string without leading zeros
+	PointerIndexRange               // an index at or past the array's end, "-" included
+	PointerNotContainer             // the token descends into a string, number, boolean or null
+	PointerBadDocument              // the document is not well-formed where the walk went
 )
 
 // Pointer evaluates RFC 6901 JSON Pointers over raw JSON. It keeps the

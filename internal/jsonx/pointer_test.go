@@ -1,0 +1,389 @@
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// rfcDoc is the example document of RFC 6901, section 5.
+const rfcDoc = `{
+      "foo": ["bar", "baz"],
+      "": 0,
+      "a/b": 1,
+      "c%d": 2,
+      "e^f": 3,
+      "g|h": 4,
+      "i\\j": 5,
+      "k\"l": 6,
+      " ": 7,
+      "m~n": 8
+   }`
+
+func TestPointerRFC6901(t *testing.T) {
+	tests := []struct {
+		name, ptr, want string
+		kind            Kind
+	}{
+		// Section 5: JSON String Representation.
+		{"whole", "", rfcDoc[:len(rfcDoc)], KindObject},
+		{"member", "/foo", `["bar", "baz"]`, KindArray},
+		{"index", "/foo/0", `"bar"`, KindString},
+		{"empty key", "/", `0`, KindNumber},
+		{"slash escape", "/a~1b", `1`, KindNumber},
+		{"percent is literal", "/c%d", `2`, KindNumber},
+		{"caret", "/e^f", `3`, KindNumber},
+		{"pipe", "/g|h", `4`, KindNumber},
+		{"backslash", `/i\j`, `5`, KindNumber},
+		{"quote", `/k"l`, `6`, KindNumber},
+		{"space", "/ ", `7`, KindNumber},
+		{"tilde escape", "/m~0n", `8`, KindNumber},
+		// Section 6: URI Fragment Identifier Representation.
+		{"fragment whole", "#", rfcDoc, KindObject},
+		{"fragment member", "#/foo", `["bar", "baz"]`, KindArray},
+		{"fragment index", "#/foo/0", `"bar"`, KindString},
+		{"fragment empty key", "#/", `0`, KindNumber},
+		{"fragment slash escape", "#/a~1b", `1`, KindNumber},
+		{"fragment percent", "#/c%25d", `2`, KindNumber},
+		{"fragment caret", "#/e%5Ef", `3`, KindNumber},
+		{"fragment pipe", "#/g%7Ch", `4`, KindNumber},
+		{"fragment backslash", "#/i%5Cj", `5`, KindNumber},
+		{"fragment quote", "#/k%22l", `6`, KindNumber},
+		{"fragment space", "#/%20", `7`, KindNumber},
+		{"fragment tilde", "#/m~0n", `8`, KindNumber},
+	}
+	var p Pointer
+	doc := []byte(rfcDoc)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, off, kind, token, code := p.Eval(doc, []byte(tt.ptr))
+			if code != PointerOK {
+				t.Fatalf("Eval(%q) failed: code %d at token %d", tt.ptr, code, token)
+			}
+			if string(raw) != tt.want || kind != tt.kind {
+				t.Fatalf("Eval(%q) = %q kind %d, want %q kind %d", tt.ptr, raw, kind, tt.want, tt.kind)
+			}
+			if !bytes.Equal(doc[off:off+len(raw)], raw) {
+				t.Fatalf("offset %d does not locate %q", off, raw)
+			}
+		})
+	}
+}
+
+func TestPointerErrors(t *testing.T) {
+	doc := `{"a":{"b":[10,{"c":true}],"s":"x","n":null},"e\u0301":1,"k":{"k":1,"k":2}}`
+	tests := []struct {
+		name, ptr string
+		token     int
+		code      PointerCode
+	}{
+		{"no leading slash", "a", -1, PointerSyntax},
+		{"bad tilde", "/a/~2", 1, PointerSyntax},
+		{"trailing tilde", "/a~", 0, PointerSyntax},
+		{"bad percent", "#/a/%zz", 1, PointerSyntax},
+		{"truncated percent", "#/a%2", 0, PointerSyntax},
+		{"percent before slash", "#%41", -1, PointerSyntax},
+		{"missing member", "/a/x", 1, PointerNoMember},
+		{"member of array", "/a/b/c", 2, PointerBadIndex},
+		{"leading zero", "/a/b/01", 2, PointerBadIndex},
+		{"empty index", "/a/b/", 2, PointerBadIndex},
+		{"negative index", "/a/b/-1", 2, PointerBadIndex},
+		{"dash", "/a/b/-", 2, PointerIndexRange},
+		{"past end", "/a/b/2", 2, PointerIndexRange},
+		{"huge index", "/a/b/99999999999999999999", 2, PointerIndexRange},
+		{"into string", "/a/s/0", 2, PointerNotContainer},
+		{"into null", "/a/n/x", 2, PointerNotContainer},
+		{"into bool", "/a/b/1/c/d", 4, PointerNotContainer},
+		{"escaped key needs exact match", "/e", 0, PointerNoMember},
+	}
+	var p Pointer
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _, _, token, code := p.Eval([]byte(doc), []byte(tt.ptr))
+			if code != tt.code || token != tt.token {
+				t.Fatalf("Eval(%q) = %q code %d token %d, want code %d token %d", tt.ptr, raw, code, token, tt.code, tt.token)
+			}
+		})
+	}
+	t.Run("escaped key", func(t *testing.T) {
+		raw, _, _, _, code := p.Eval([]byte(doc), []byte("/e\u0301"))
+		if code != PointerOK || string(raw) != "1" {
+			t.Fatalf("got %q code %d", raw, code)
+		}
+	})
+	t.Run("duplicate key takes the first", func(t *testing.T) {
+		raw, _, _, _, code := p.Eval([]byte(doc), []byte("/k/k"))
+		if code != PointerOK || string(raw) != "1" {
+			t.Fatalf("got %q code %d", raw, code)
+		}
+	})
+	t.Run("bad document", func(t *testing.T) {
+		for _, d := range []string{``, `   `, `{"a":`, `{"a" 1}`, `[1,`, `{"a":1,`} {
+			_, _, _, _, code := p.Eval([]byte(d), []byte("/a"))
+			if code == PointerOK {
+				t.Errorf("Eval(%q, /a) succeeded", d)
+			}
+		}
+	})
+}
+
+func TestValid(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want bool
+	}{
+		{"object", `{"a":[1,2,{"b":null}]}`, true},
+		{"string", `"x\ny"`, true},
+		{"whitespace around", " \t[1]\n", true},
+		{"empty", ``, false},
+		{"two values", `1 2`, false},
+		{"bad escape", `"\q"`, false},
+		{"control character in a key", "{\"a\x01\":1}", false},
+		{"control character in a value", "[\"\t\"]", false},
+		{"unclosed", `{"a":1`, false},
+		{"depth at limit", strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth), true},
+		{"too deep", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), false},
+		{"deep unclosed", strings.Repeat("[", 1<<20), false},
+		{"brackets in strings do not count", `["` + strings.Repeat("[", MaxDepth+5) + `"]`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Valid([]byte(tt.doc)); got != tt.want {
+				t.Fatalf("Valid = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		ok             bool
+	}{
+		{"plain", `abc`, "abc", true},
+		{"simple escapes", `a\"b\\c\/d\b\f\n\r\t`, "a\"b\\c/d\b\f\n\r\t", true},
+		{"bmp", `caf\u00e9 \u4E2D`, "café 中", true},
+		{"pair", `\ud83d\ude00`, "😀", true},
+		{"lone high", `\ud83dx`, "\uFFFDx", true},
+		{"lone low", `\ude00`, "\uFFFD", true},
+		{"high then non-low", `\ud83d\u0041`, "\uFFFDA", true},
+		{"unknown escape", `a\qb`, "a", false},
+		{"short unicode", `\u12`, "", false},
+		{"trailing backslash", `ab\`, "ab", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := AppendUnescaped(nil, []byte(tt.in))
+			if string(got) != tt.want || ok != tt.ok {
+				t.Fatalf("AppendUnescaped(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			}
+			if tt.ok && !KeyEqual([]byte(tt.in), tt.want) {
+				t.Fatalf("KeyEqual(%q, %q) = false", tt.in, tt.want)
+			}
+			if KeyEqual([]byte(tt.in), tt.want+"x") {
+				t.Fatalf("KeyEqual(%q, %q) = true", tt.in, tt.want+"x")
+			}
+		})
+	}
+}
+
+func TestCursor(t *testing.T) {
+	doc := []byte(` { "a" : [ 1 , "x" , { } ] , "b\u0021" : null } `)
+	c, k := Open(doc, 0)
+	if k != KindObject {
+		t.Fatalf("kind %d", k)
+	}
+	var keys, vals []string
+	for {
+		key, val, off, ok := c.NextMember()
+		if !ok {
+			break
+		}
+		if !bytes.Equal(doc[off:off+len(val)], val) {
+			t.Fatalf("offset %d does not locate %q", off, val)
+		}
+		keys, vals = append(keys, string(key)), append(vals, string(val))
+	}
+	if want := []string{"a", `b\u0021`}; !reflect.DeepEqual(keys, want) {
+		t.Fatalf("keys %q, want %q", keys, want)
+	}
+	if want := []string{`[ 1 , "x" , { } ]`, "null"}; !reflect.DeepEqual(vals, want) {
+		t.Fatalf("values %q, want %q", vals, want)
+	}
+	v, off, ok := Member(doc, 0, "b!")
+	if !ok || string(v) != "null" || off != bytes.Index(doc, []byte("null")) {
+		t.Fatalf("Member b! = %q %d %v", v, off, ok)
+	}
+	arr, _, _ := Member(doc, 0, "a")
+	c, _ = Open(arr, 0)
+	var elems []string
+	for {
+		e, _, ok := c.NextElement()
+		if !ok {
+			break
+		}
+		elems = append(elems, string(e))
+	}
+	if want := []string{"1", `"x"`, "{ }"}; !reflect.DeepEqual(elems, want) {
+		t.Fatalf("elements %q, want %q", elems, want)
+	}
+}
+
+// refNode is a JSON value decoded by encoding/json's tokenizer, keeping
+// object members in order so that duplicate keys resolve to the first, as
+// Pointer does.
+type refNode struct {
+	scalar any
+	keys   []string
+	vals   []*refNode
+	array  bool
+	object bool
+}
+
+func refDecode(dec *json.Decoder) (*refNode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		n := &refNode{object: true}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := refDecode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.keys, n.vals = append(n.keys, k.(string)), append(n.vals, v)
+		}
+		_, err = dec.Token()
+		return n, err
+	case json.Delim('['):
+		n := &refNode{array: true}
+		for dec.More() {
+			v, err := refDecode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.vals = append(n.vals, v)
+		}
+		_, err = dec.Token()
+		return n, err
+	}
+	return &refNode{scalar: tok}, nil
+}
+
+func refParse(b []byte) (*refNode, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	n, err := refDecode(dec)
+	if err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return n, true
+}
+
+// refEval is a plain RFC 6901 evaluator over refNode (no fragment form).
+func refEval(n *refNode, ptr string) (*refNode, bool) {
+	if ptr == "" {
+		return n, true
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		if strings.Contains(strings.NewReplacer("~0", "", "~1", "").Replace(tok), "~") {
+			return nil, false
+		}
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case n.object:
+			i := 0
+			for i < len(n.keys) && n.keys[i] != tok {
+				i++
+			}
+			if i == len(n.keys) {
+				return nil, false
+			}
+			n = n.vals[i]
+		case n.array:
+			if tok == "" || (tok[0] == '0' && len(tok) > 1) || len(tok) > 9 {
+				return nil, false
+			}
+			i := 0
+			for _, c := range tok {
+				if c < '0' || c > '9' {
+					return nil, false
+				}
+				i = i*10 + int(c-'0')
+			}
+			if i >= len(n.vals) {
+				return nil, false
+			}
+			n = n.vals[i]
+		default:
+			return nil, false
+		}
+	}
+	return n, true
+}
+
+// FuzzPointer checks that Eval never panics, that a target is the
+// subslice of the document at the reported offset, and, on valid UTF-8
+// documents, that Eval agrees with a reference evaluator built on
+// encoding/json.
+func FuzzPointer(f *testing.F) {
+	f.Add([]byte(rfcDoc), "/foo/1")
+	f.Add([]byte(rfcDoc), "#/c%25d")
+	f.Add([]byte(`{"a":{"b":[10,{"c":true}]}}`), "/a/b/1/c")
+	f.Add([]byte(`{"a\u00e9":[[]]}`), "/aé/0")
+	f.Add([]byte(`[1,2,3]`), "/-")
+	f.Add([]byte(`{"k":1,"k":2}`), "/k")
+	f.Add([]byte(`"text"`), "")
+	f.Add([]byte(`{"a":`), "/a")
+	f.Fuzz(func(t *testing.T, doc []byte, ptr string) {
+		if len(doc) > 1<<16 {
+			return
+		}
+		var p Pointer
+		raw, off, kind, token, code := p.Eval(doc, []byte(ptr))
+		if code == PointerOK {
+			if off < 0 || off+len(raw) > len(doc) || !bytes.Equal(doc[off:off+len(raw)], raw) {
+				t.Fatalf("target %q at %d is not in the document", raw, off)
+			}
+			if len(raw) == 0 || kind != KindOf(raw[0]) {
+				t.Fatalf("target %q has kind %d", raw, kind)
+			}
+		} else if token < -1 || token > strings.Count(ptr, "/")+strings.Count(ptr, "%") {
+			t.Fatalf("token %d out of range for %q", token, ptr)
+		}
+		if !Valid(doc) || !utf8.Valid(doc) || !utf8.ValidString(ptr) || strings.HasPrefix(ptr, "#") {
+			return
+		}
+		ref, ok := refParse(doc)
+		if !ok {
+			t.Fatalf("Valid(%q) but encoding/json rejects it", doc)
+		}
+		want, found := refEval(ref, ptr)
+		if found != (code == PointerOK) {
+			t.Fatalf("Eval(%q) code %d, reference found=%v", ptr, code, found)
+		}
+		if found {
+			got, ok := refParse(raw)
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("Eval(%q) = %q, reference disagrees", ptr, raw)
+			}
+		}
+	})
+}
