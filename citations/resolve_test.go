@@ -1,0 +1,320 @@
+package citations_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+// marked strips every '§' from s and returns the text and the position of
+// each marker, computed with the standard library (valid UTF-8 only).
+func marked(s string) (string, []citations.Position) {
+	var b strings.Builder
+	var pos []citations.Position
+	for _, r := range s {
+		if r == '§' {
+			prefix := b.String()
+			pos = append(pos, citations.Position{
+				ByteOffset: len(prefix),
+				RuneIndex:  utf8.RuneCountInString(prefix),
+				UTF16Index: len(utf16.Encode([]rune(prefix))),
+			})
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), pos
+}
+
+func offsetIn(p citations.Position, u citations.Unit) int {
+	switch u {
+	case citations.Bytes:
+		return p.ByteOffset
+	case citations.UTF16:
+		return p.UTF16Index
+	}
+	return p.RuneIndex
+}
+
+// The clinical answer: two text parts (accents, CJK, an emoji and a ZWJ
+// family before the offsets, so the three units differ), citations in
+// both parts' metadata, and three data parts: coded conditions, lab values
+// and a transcript quoted as a JSON string with escapes.
+const (
+	clinicalText1 = "Assessment for Zoë Müller (患者 4711, 👨‍👩‍👧‍👦 family history):§ asthma, ICD-10 J45.909§.\n"
+	clinicalText2 = "HbA1c 7.2 %§ (↑) and LDL 4.1 mmol/L§. She said «I wake up coughing, every night»§ 😷.§"
+
+	conditionsData = `{"conditions":[{"code":{"system":"http://hl7.org/fhir/sid/icd-10","code":"J45.909",` +
+		`"display":"Unspecified asthma, uncomplicated"},"onset":"2019"}]}`
+	labsData = `{"results":[` +
+		`{"loinc":"4548-4","name":"HbA1c","valueQuantity":{"value":7.2,"unit":"%"},"flag":"H"},` +
+		`{"loinc":"13457-7","name":"LDL","valueQuantity":{"value":4.1,"unit":"mmol/L"}}]}`
+	transcriptData = `"Dr. Okafor: How are you sleeping?\nPatient: Badly.\r\nPatient: I wake up coughing,\n` +
+		`Patient: every night, since the \u00e9t\u00e9.\nDr. Okafor: Any wheezing?\n"`
+)
+
+func clinicalParts(u citations.Unit) ([]citations.Part, string, []citations.Position) {
+	text, pos := marked(clinicalText1 + clinicalText2)
+	off := func(i int) int { return offsetIn(pos[i], u) }
+	meta1 := fmt.Sprintf(`{"citations":[
+		{"data_part_id":"dp.conditions","offset":%d,"locator":"/conditions/0/code"},
+		{"dataPartId":"dp.conditions","offset":%d,"locator":"#/conditions/0/code/code"}]}`, off(0), off(1))
+	meta2 := fmt.Sprintf(`{"source":"orchestrator","citations":[
+		{"data_part_id":"dp.labs","offset":%d,"locator":"/results/0/valueQuantity/value"},
+		{"data_part_id":"dp.labs","offset":%d,"locator":{"pointer":"/results/1"}},
+		{"data_part_id":"dp.transcript","offset":%d,"locator":"L3-L4"},
+		{"data_part_id":"dp.transcript","offset":%d,"locator":{"start":2}}]}`, off(2), off(3), off(4), off(5))
+	split := len(strings.ReplaceAll(clinicalText1, "§", ""))
+	return []citations.Part{
+		{Kind: citations.PartText, Text: []byte(text[:split]), Metadata: []byte(meta1)},
+		{Kind: citations.PartData, Data: []byte(conditionsData), Metadata: []byte(`{"dataPartId":"dp.conditions"}`)},
+		{Kind: citations.PartText, Text: []byte(text[split:]), Metadata: []byte(meta2)},
+		{Kind: citations.PartData, Data: []byte(labsData), Metadata: []byte(`{"dataPartId": "dp.labs", "source":"lab"}`)},
+		{Kind: citations.PartData, Data: []byte(transcriptData), Metadata: []byte(`{"dataPartId":"dp.transcript"}`)},
+	}, text, pos
+}
+
+func TestClinicalAnswer(t *testing.T) {
+	type want struct {
+		id, target   string
+		kind         citations.ValueKind
+		part, index  int
+		dataPart     int
+		number       int
+		targetOffset int // -1: check that Target sits at TargetOffset in Data
+	}
+	wants := []want{
+		{"dp.conditions", `{"system":"http://hl7.org/fhir/sid/icd-10","code":"J45.909","display":"Unspecified asthma, uncomplicated"}`, citations.ValueObject, 0, 0, 1, 1, -1},
+		{"dp.conditions", `"J45.909"`, citations.ValueString, 0, 1, 1, 1, -1},
+		{"dp.labs", `7.2`, citations.ValueNumber, 2, 0, 3, 2, -1},
+		{"dp.labs", `{"loinc":"13457-7","name":"LDL","valueQuantity":{"value":4.1,"unit":"mmol/L"}}`, citations.ValueObject, 2, 1, 3, 2, -1},
+		{"dp.transcript", "Patient: I wake up coughing,\nPatient: every night, since the été.", citations.ValueText, 2, 2, 4, 3, 51},
+		{"dp.transcript", "Patient: Badly.", citations.ValueText, 2, 3, 4, 3, 34},
+	}
+	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
+		t.Run(u.String(), func(t *testing.T) {
+			parts, text, pos := clinicalParts(u)
+			if pos[0].ByteOffset == pos[0].RuneIndex || pos[0].RuneIndex == pos[0].UTF16Index {
+				t.Fatalf("the three units must differ before the first marker: %+v", pos[0])
+			}
+			res := citations.Resolve(parts, citations.Options{Unit: u})
+			if len(res.Diagnostics) != 0 {
+				t.Fatalf("diagnostics: %v", res.Diagnostics)
+			}
+			if string(res.Text) != text {
+				t.Fatalf("joined text %q, want %q", res.Text, text)
+			}
+			if len(res.Citations) != len(wants) {
+				t.Fatalf("%d citations, want %d", len(res.Citations), len(wants))
+			}
+			for i, c := range res.Citations {
+				w := wants[i]
+				if c.Position != pos[i] {
+					t.Errorf("citation %d at %+v, want %+v", i, c.Position, pos[i])
+				}
+				if c.Offset != offsetIn(pos[i], u) {
+					t.Errorf("citation %d offset %d, want %d", i, c.Offset, offsetIn(pos[i], u))
+				}
+				if string(c.ID) != w.id || string(c.Target) != w.target || c.TargetKind != w.kind ||
+					c.Part != w.part || c.Index != w.index || c.DataPart != w.dataPart || c.Number != w.number || c.Err != nil {
+					t.Errorf("citation %d = id %q target %q kind %v part %d index %d data part %d number %d err %v\nwant %+v",
+						i, c.ID, c.Target, c.TargetKind, c.Part, c.Index, c.DataPart, c.Number, c.Err, w)
+				}
+				data := parts[c.DataPart].Data
+				if w.targetOffset < 0 {
+					if end := c.TargetOffset + len(c.Target); end > len(data) || string(data[c.TargetOffset:end]) != string(c.Target) {
+						t.Errorf("citation %d: Target is not at TargetOffset %d of Data", i, c.TargetOffset)
+					}
+				} else if c.TargetOffset != w.targetOffset {
+					t.Errorf("citation %d TargetOffset %d, want %d", i, c.TargetOffset, w.targetOffset)
+				}
+			}
+		})
+	}
+}
+
+func TestRenderClinical(t *testing.T) {
+	parts, _, _ := clinicalParts(citations.CodePoints)
+	res := citations.Resolve(parts, citations.Options{})
+	got := string(citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
+	want := "Assessment for Zoë Müller (患者 4711, 👨‍👩‍👧‍👦 family history):[^1] asthma, ICD-10 J45.909[^1].\n" +
+		"HbA1c 7.2 %[^2] (↑) and LDL 4.1 mmol/L[^2]. She said «I wake up coughing, every night»[^3] 😷.[^3]" +
+		"\n\n[^1]: dp.conditions /conditions/0/code\n[^2]: dp.labs /results/0/valueQuantity/value\n[^3]: dp.transcript L3-L4\n"
+	if got != want {
+		t.Fatalf("rendered\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A Resolver reused across artifacts gives the same result as a fresh one.
+func TestResolverReuse(t *testing.T) {
+	parts, _, pos := clinicalParts(citations.UTF16)
+	r := citations.NewResolver(citations.Options{Unit: citations.UTF16})
+	for range 3 {
+		res := r.Resolve(parts)
+		if len(res.Citations) != len(pos) || len(res.Diagnostics) != 0 {
+			t.Fatalf("%d citations, %d diagnostics", len(res.Citations), len(res.Diagnostics))
+		}
+		for i, c := range res.Citations {
+			if c.Position != pos[i] {
+				t.Fatalf("citation %d at %+v, want %+v", i, c.Position, pos[i])
+			}
+		}
+		r.Reset(citations.Options{Unit: citations.UTF16})
+	}
+	var zero citations.Resolver
+	if res := zero.Resolve(parts); len(res.Diagnostics) == 0 {
+		t.Fatal("a zero Resolver counts code points, so UTF-16 offsets past the end must be reported")
+	}
+}
+
+// Citations at one offset keep entry order (text part, then index), and
+// parts are numbered by first appearance in the text, not entry order.
+func TestOrderAndNumbers(t *testing.T) {
+	parts := []citations.Part{
+		{Kind: citations.PartText, Text: []byte("ab"), Metadata: []byte(`{"citations":[
+			{"data_part_id":"y","offset":2},{"data_part_id":"x","offset":1},{"data_part_id":"y","offset":1}]}`)},
+		{Kind: citations.PartText, Text: []byte("cd"), Metadata: []byte(`{"citations":[{"data_part_id":"x","offset":1}]}`)},
+		{Kind: citations.PartData, Data: []byte(`1`), Metadata: []byte(`{"dataPartId":"x"}`)},
+		{Kind: citations.PartData, Data: []byte(`2`), Metadata: []byte(`{"dataPartId":"y"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	var got []string
+	for _, c := range res.Citations {
+		got = append(got, fmt.Sprintf("%s@%d#%d(%d.%d)", c.ID, c.ByteOffset, c.Number, c.Part, c.Index))
+	}
+	want := "x@1#1(0.1) y@1#2(0.2) x@1#1(1.0) y@2#2(0.0)"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if r := citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered); string(r) != "a[1][2][1]b[2]cd" {
+		t.Fatalf("rendered %q", r)
+	}
+}
+
+func TestInvalidUTF8Counting(t *testing.T) {
+	// Each maximal ill-formed subpart counts as one U+FFFD, as the WHATWG
+	// decoder (JavaScript's TextDecoder) replaces it.
+	tests := []struct {
+		name  string
+		text  string
+		runes int // code points (= UTF-16 units here) of the whole text
+	}{
+		{"truncated 3-byte sequence", "\xE2\x82", 1},
+		{"truncated 4-byte sequence then ASCII", "\xF0\x9F\x98A", 2},
+		{"overlong lead C0", "\xC0\x80", 2},
+		{"surrogate ED A0 80", "\xED\xA0\x80", 3},
+		{"above U+10FFFF", "\xF4\x90\x80\x80", 4},
+		{"lone continuation", "\x80\x80", 2},
+		{"F5 lead", "\xF5", 1},
+		{"E0 then low second byte", "\xE0\x80\x80", 3},
+		{"valid between invalid", "\xFFé\xFF", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			end, err := citations.Convert([]byte(tt.text), len(tt.text), citations.Bytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end.RuneIndex != tt.runes || end.UTF16Index != tt.runes {
+				t.Fatalf("end at %+v, want %d code points and UTF-16 units", end, tt.runes)
+			}
+			back, err := citations.Convert([]byte(tt.text), tt.runes, citations.CodePoints)
+			if err != nil || back != end {
+				t.Fatalf("Convert back = %+v, %v; want %+v", back, err, end)
+			}
+		})
+	}
+}
+
+func TestConvertErrors(t *testing.T) {
+	text := []byte("a😀é\xE2\x82")
+	tests := []struct {
+		name string
+		off  int
+		unit citations.Unit
+		want error
+	}{
+		{"negative", -1, citations.CodePoints, citations.ErrNegativeOffset},
+		{"byte inside emoji", 2, citations.Bytes, citations.ErrOffsetSplitsChar},
+		{"byte inside é", 6, citations.Bytes, citations.ErrOffsetSplitsChar},
+		{"byte inside an invalid subpart", 8, citations.Bytes, citations.ErrOffsetSplitsChar},
+		{"UTF-16 between surrogates", 2, citations.UTF16, citations.ErrOffsetSplitsChar},
+		{"code points past end", 5, citations.CodePoints, citations.ErrOffsetOutOfRange},
+		{"bytes past end", 10, citations.Bytes, citations.ErrOffsetOutOfRange},
+		{"UTF-16 past end", 6, citations.UTF16, citations.ErrOffsetOutOfRange},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := citations.Convert(text, tt.off, tt.unit); !errors.Is(err, tt.want) {
+				t.Fatalf("Convert(%d, %v) error %v, want %v", tt.off, tt.unit, err, tt.want)
+			}
+		})
+	}
+	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
+		end, err := citations.Convert(text, map[citations.Unit]int{citations.CodePoints: 4, citations.Bytes: 9, citations.UTF16: 5}[u], u)
+		if err != nil || end != (citations.Position{ByteOffset: 9, RuneIndex: 4, UTF16Index: 5}) {
+			t.Fatalf("%v: end of text = %+v, %v", u, end, err)
+		}
+	}
+}
+
+// Property: for random text and every character boundary, converting the
+// offset from any unit gives the same position, which the standard library
+// confirms for valid UTF-8.
+func TestConvertRoundTrip(t *testing.T) {
+	pieces := []string{"a", " ", "\n", "é", "ß", "中", "文", "😀", "👨‍👩‍👧‍👦", "\u200d", "\U0010FFFF", "\xE2\x82", "\xFF", "\xED\xA0\x80", "\xF0\x9F\x98"}
+	seed := uint64(1)
+	rnd := func(n int) int { // xorshift, deterministic
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int(seed % uint64(n))
+	}
+	for iter := range 500 {
+		var b []byte
+		for range rnd(40) {
+			b = append(b, pieces[rnd(len(pieces))]...)
+		}
+		// Walk every boundary in byte units and check the other units map back.
+		var boundaries []citations.Position
+		for off := 0; off <= len(b); off++ {
+			p, err := citations.Convert(b, off, citations.Bytes)
+			if errors.Is(err, citations.ErrOffsetSplitsChar) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("iteration %d: Convert(%q, %d bytes): %v", iter, b, off, err)
+			}
+			boundaries = append(boundaries, p)
+		}
+		for i, p := range boundaries {
+			if p.RuneIndex != i {
+				t.Fatalf("iteration %d: boundary %d has RuneIndex %d", iter, i, p.RuneIndex)
+			}
+			for _, u := range []citations.Unit{citations.CodePoints, citations.UTF16} {
+				q, err := citations.Convert(b, offsetIn(p, u), u)
+				if err != nil || q != p {
+					t.Fatalf("iteration %d: %v offset %d gives %+v, %v; want %+v", iter, u, offsetIn(p, u), q, err, p)
+				}
+			}
+			if utf8.Valid(b) {
+				prefix := string(b[:p.ByteOffset])
+				if p.RuneIndex != utf8.RuneCountInString(prefix) || p.UTF16Index != len(utf16.Encode([]rune(prefix))) {
+					t.Fatalf("iteration %d: %+v disagrees with the standard library", iter, p)
+				}
+			}
+		}
+		last := boundaries[len(boundaries)-1]
+		if last.ByteOffset != len(b) {
+			t.Fatalf("iteration %d: last boundary %+v, text is %d bytes", iter, last, len(b))
+		}
+		if _, err := citations.Convert(b, last.UTF16Index+1, citations.UTF16); !errors.Is(err, citations.ErrOffsetOutOfRange) {
+			t.Fatalf("iteration %d: one past the end: %v", iter, err)
+		}
+	}
+}
