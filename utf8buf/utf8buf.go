@@ -109,6 +109,21 @@ func isPair(t []byte) bool {
 	return isHigh(t[:3]) && t[3] == surrogateLead && t[4] >= lowLo && t[4] <= lowHi && isCont(t[5])
 }
 
+// indexLead returns the index of the first 0xED in p, or -1. Short slices
+// (deltas cut small, the 1-byte worst case) are scanned inline; longer ones
+// use the vectorized bytes.IndexByte.
+func indexLead(p []byte) int {
+	if len(p) < 16 {
+		for i, c := range p {
+			if c == surrogateLead {
+				return i
+			}
+		}
+		return -1
+	}
+	return bytes.IndexByte(p, surrogateLead)
+}
+
 // putPair writes at dst[:4] the UTF-8 encoding of the supplementary code
 // point whose UTF-16 surrogate pair is WTF-8 encoded in src[:6].
 func putPair(dst, src []byte) {
@@ -161,7 +176,7 @@ func joinFrom(p []byte, from int) []byte {
 	// scanned and waits to be moved down to w.
 	w, s, q := from, from, from
 	for {
-		k := bytes.IndexByte(p[q:], surrogateLead)
+		k := indexLead(p[q:])
 		if k < 0 {
 			break
 		}
@@ -248,7 +263,7 @@ func (b *Buffer) Write(p []byte) []byte {
 // hasPair reports whether p contains a WTF-8 surrogate pair to join.
 func hasPair(p []byte) bool {
 	for {
-		i := bytes.IndexByte(p, surrogateLead)
+		i := indexLead(p)
 		if i < 0 || len(p)-i < 6 {
 			return false
 		}

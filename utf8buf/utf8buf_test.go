@@ -243,7 +243,11 @@ func checkStream(t *testing.T, chunks [][]byte) []byte {
 		}
 		got = append(got, out...)
 		appended = ab.AppendWrite(appended, c)
+		before := bytes.Clone(text[:emitted])
 		text = utf8buf.Append(text, c)
+		if !bytes.Equal(text[:emitted], before) {
+			t.Fatalf("chunk %d: Append changed the text already complete: %q became %q", i, before, text[:emitted])
+		}
 		complete := utf8buf.CompletePrefix(text)
 		if complete < emitted {
 			t.Fatalf("chunk %d: CompletePrefix went back from %d to %d", i, emitted, complete)
@@ -254,6 +258,9 @@ func checkStream(t *testing.T, chunks [][]byte) []byte {
 		held := refHeld(want)
 		if b.Buffered() > utf8buf.MaxHeld {
 			t.Fatalf("chunk %d: Buffered() = %d > MaxHeld", i, b.Buffered())
+		}
+		if held > 3 && refKind(want[len(want)-held:]) != kindHigh {
+			t.Fatalf("chunk %d: %d bytes held without a high surrogate: %q", i, held, want[len(want)-held:])
 		}
 		if b.Buffered() != held || !bytes.Equal(got, want[:len(want)-held]) {
 			t.Fatalf("chunk %d of %q: output so far %q holding %d, want %q holding %d",
@@ -357,7 +364,7 @@ func TestEveryCodePointSplit(t *testing.T) {
 	}
 }
 
-// TestSinglesWrite covers the invalid lead and continuation patterns, and
+// TestSingleWrite covers the invalid lead and continuation patterns, and
 // lone and paired surrogates, written in one Write: what comes out at once
 // and what is held back for Flush. Each case is also checked against the
 // reference for every chunking into two and three pieces and one byte at a
@@ -506,8 +513,8 @@ func TestWritesAcrossDeltas(t *testing.T) {
 }
 
 // TestEverySurrogatePair joins each of the 2^20 high/low pairs, written as
-// WTF-8 and split in two at every position, into the 4-byte UTF-8 of its
-// code point.
+// WTF-8 whole, split in two at every position and one byte at a time, into
+// the 4-byte UTF-8 of its code point.
 func TestEverySurrogatePair(t *testing.T) {
 	in := make([]byte, 6)
 	var want []byte
@@ -526,6 +533,12 @@ func TestEverySurrogatePair(t *testing.T) {
 				}
 				if out := b.Write(in[k:]); !bytes.Equal(out, want) || b.Buffered() != 0 {
 					t.Fatalf("U+%04X U+%04X split at %d: second Write = %q, want %q", hi, lo, k, out, want)
+				}
+			}
+			for k := range in {
+				out := b.Write(in[k : k+1])
+				if k < len(in)-1 && (len(out) != 0 || b.Buffered() != k+1) || k == len(in)-1 && !bytes.Equal(out, want) {
+					t.Fatalf("U+%04X U+%04X byte by byte: Write #%d = %q holding %d", hi, lo, k, out, b.Buffered())
 				}
 			}
 		}
