@@ -166,12 +166,13 @@ func (s *scanner) val(i, depth int) int {
 	if i >= len(d) {
 		return s.fail(len(d))
 	}
+	if depth+1 > maxDepth {
+		// fastjson counts every value, scalars included, as one level.
+		s.deep = true
+		return s.fail(i)
+	}
 	switch c := d[i]; {
 	case c == '{' || c == '[':
-		if depth+1 > maxDepth {
-			s.deep = true
-			return s.fail(i)
-		}
 		closer := byte('}')
 		if c == '[' {
 			closer = ']'
