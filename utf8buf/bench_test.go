@@ -9,13 +9,15 @@ import (
 )
 
 // mixedText is a paragraph in several scripts: ASCII, Latin with accents,
-// Greek, Cyrillic, Arabic, Hindi, Chinese, Japanese and emoji, so that 1-,
-// 2-, 3- and 4-byte characters all occur and chunk boundaries fall inside
-// them.
+// Greek, Cyrillic, Arabic, Hindi, Chinese, Japanese, Korean (whose
+// syllables from U+D000 start with 0xED, the lead byte of WTF-8
+// surrogates) and emoji, so that 1-, 2-, 3- and 4-byte characters all occur
+// and chunk boundaries fall inside them.
 const mixedText = "The quick brown fox jumps over the lazy dog. " +
 	"Größere Übungen für Ärztinnen, naïve café. " +
 	"Η γρήγορη καφέ αλεπού. Съешь же ещё этих мягких французских булок. " +
 	"مرحبا بالعالم. नमस्ते दुनिया. 你好，世界。日本語のテキストです。 " +
+	"안녕하세요, 힘내세요! 휴대폰 " +
 	"Emoji 😀👋🏽🚀 and 𝄞 music. "
 
 // benchInput is mixedText repeated to 64 KiB.
@@ -23,11 +25,10 @@ func benchInput() []byte {
 	return []byte(strings.Repeat(mixedText, 64<<10/len(mixedText)))
 }
 
-// BenchmarkWrite writes a mixed-script text through a Buffer in pieces of
+// BenchmarkBuffer writes a mixed-script text through a Buffer in pieces of
 // 1 byte, 7 bytes and 4 KiB (the last two split characters most of the
-// time), and through AppendWrite and Append+CompletePrefix in 7-byte
-// pieces.
-func BenchmarkWrite(b *testing.B) {
+// time), and through AppendWrite in 7-byte pieces.
+func BenchmarkBuffer(b *testing.B) {
 	in := benchInput()
 	for _, size := range []int{1, 7, 4 << 10} {
 		b.Run("Write/"+strconv.Itoa(size)+"B", func(b *testing.B) {
@@ -59,7 +60,13 @@ func BenchmarkWrite(b *testing.B) {
 			dst = append(dst, buf.Flush()...)
 		}
 	})
-	b.Run("Append+CompletePrefix/7B", func(b *testing.B) {
+}
+
+// BenchmarkAppend follows the reducer: it appends the mixed-script text to
+// a whole text in 7-byte deltas and asks CompletePrefix after each.
+func BenchmarkAppend(b *testing.B) {
+	in := benchInput()
+	b.Run("7B", func(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
 		text := make([]byte, 0, len(in))
@@ -75,12 +82,28 @@ func BenchmarkWrite(b *testing.B) {
 			_ = emitted
 		}
 	})
-	b.Run("AppendDisplay", func(b *testing.B) {
-		b.SetBytes(int64(len(in)))
-		b.ReportAllocs()
-		dst := make([]byte, 0, len(in))
-		for b.Loop() {
-			dst = utf8buf.AppendDisplay(dst[:0], in)
-		}
-	})
+}
+
+// BenchmarkAppendDisplay renders the mixed-script text for display, valid
+// as it is and with a lone surrogate and a bad byte every 64 bytes.
+func BenchmarkAppendDisplay(b *testing.B) {
+	valid := benchInput()
+	var broken []byte
+	for i := 0; i < len(valid); i += 64 {
+		broken = append(broken, valid[i:min(i+64, len(valid))]...)
+		broken = append(broken, highD83D+"\xff"...)
+	}
+	for _, tc := range []struct {
+		name string
+		in   []byte
+	}{{"valid", valid}, {"broken", broken}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.in)))
+			b.ReportAllocs()
+			dst := make([]byte, 0, 2*len(tc.in))
+			for b.Loop() {
+				dst = utf8buf.AppendDisplay(dst[:0], tc.in)
+			}
+		})
+	}
 }

@@ -324,6 +324,9 @@ const replacement = "\uFFFD"
 // UTF-8 is appended unchanged. Keep the stored text as it is and use
 // AppendDisplay only for what people see.
 func AppendDisplay(dst, p []byte) []byte {
+	if utf8.Valid(p) {
+		return append(dst, p...)
+	}
 	for i := 0; i < len(p); {
 		if c := p[i]; c < utf8.RuneSelf {
 			dst = append(dst, c)
