@@ -99,8 +99,8 @@ func TestCanTransition(t *testing.T) {
 	allowed := map[[2]TaskState]bool{
 		{S, W}: true, {S, R}: true, {S, A}: true, // SUBMITTED → WORKING, REJECTED, AUTH_REQUIRED
 		{W, C}: true, {W, F}: true, {W, I}: true, {W, A}: true, // WORKING → COMPLETED, FAILED, INPUT_REQUIRED, AUTH_REQUIRED
-		{A, W}: true, // AUTH_REQUIRED → WORKING
-		{I, W}: true, // INPUT_REQUIRED → WORKING
+		{A, W}: true,                                                         // AUTH_REQUIRED → WORKING
+		{I, W}: true,                                                         // INPUT_REQUIRED → WORKING
 		{S, X}: true, {W, X}: true, {I, X}: true, {A, X}: true, {U, X}: true, // any non-terminal → CANCELED
 		{U, S}: true, {U, W}: true, {U, R}: true, {U, A}: true, // start
 		{S, S}: true, {W, W}: true, {I, I}: true, {A, A}: true, // repeats
