@@ -15,6 +15,15 @@ var (
 	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. The
 	// event was skipped and reading continues with the next one.
 	ErrEventTooLarge = errors.New("parser: event exceeds MaxEventSize")
+	// ErrBufferFull is returned by Lexer.Write, with nothing written, when
+	// more than MaxEventSize bytes are already buffered unread: call Next
+	// until it returns false, then write again.
+	ErrBufferFull = errors.New("parser: lexer buffer full, call Next before Write")
+	// ErrWriteAfterClose is returned by Lexer.Write after Close.
+	ErrWriteAfterClose = errors.New("parser: Write after Close")
+	// ErrInvalidRead means an io.Reader returned a negative count or one
+	// larger than the buffer it was given.
+	ErrInvalidRead = errors.New("parser: io.Reader returned an invalid count")
 
 	// ErrInvalidJSON means a frame's data or a document is not valid JSON
 	// (SyntaxError.Pos says where), or a JSON string holds an invalid escape
@@ -48,7 +57,8 @@ var (
 )
 
 // SyntaxError reports input that the package could not accept, and where it
-// was in the stream. The first error of a lexer or reader is sticky.
+// was in the stream. The first error of a lexer or reader is sticky, except
+// ErrEventTooLarge, after which reading continues with the next event.
 type SyntaxError struct {
 	// Offset is the 0-based byte offset in the stream of the start of the
 	// frame (or of the unfinished or oversized event) concerned.

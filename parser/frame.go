@@ -31,3 +31,25 @@ type Frame struct {
 	// HasRetry reports whether this frame carried a valid "retry" field.
 	HasRetry bool
 }
+
+// Clone returns a copy of f whose slices share no memory with the lexer
+// that produced it, so that it stays valid after the next call. It makes one
+// allocation for the three slices.
+func (f Frame) Clone() Frame {
+	b := make([]byte, 0, len(f.Event)+len(f.Data)+len(f.ID))
+	f.Event, b = cloneInto(f.Event, b)
+	f.Data, b = cloneInto(f.Data, b)
+	f.ID, _ = cloneInto(f.ID, b)
+	return f
+}
+
+// cloneInto appends s to b and returns the appended part (nil when s is
+// nil) and the extended b.
+func cloneInto(s, b []byte) ([]byte, []byte) {
+	if s == nil {
+		return nil, b
+	}
+	n := len(b)
+	b = append(b, s...)
+	return b[n:len(b):len(b)], b
+}

@@ -1,0 +1,19 @@
+package parser
+
+// Test-only access to the Lexer's internals.
+
+// BytesScanned returns how many bytes the Lexer's scanning loop has
+// examined so far (searches for line ends, colons and NULs).
+func (lx *Lexer) BytesScanned() int64 { return lx.scanned }
+
+// HeldBytes returns the capacity of every buffer the Lexer holds.
+func (lx *Lexer) HeldBytes() int { return cap(lx.buf) + cap(lx.data) + cap(lx.lastID) }
+
+// Lexer returns the Reader's Lexer.
+func (r *Reader) Lexer() *Lexer { return &r.lx }
+
+// ReadSize is the Reader's read buffer size.
+const ReadSize = readSize
+
+// KeepBufferSize is the largest buffer that Reset keeps.
+const KeepBufferSize = keepBufferSize

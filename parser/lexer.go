@@ -1,0 +1,704 @@
+package parser
+
+// This file is structured as: the options and the Lexer type with its
+// invariants; the public methods (Write, Next, Frame, Close, Err, Reset and
+// the accessors); then the scanning core (line ends, one line, one field,
+// dispatch, the oversized-event skip) and buffer management.
+
+import (
+	"bytes"
+	"io"
+	"math"
+)
+
+// DefaultMaxEventSize is the MaxEventSize used when Options leaves it at 0:
+// 16 MiB, room for a consolidated answer with its cited data parts.
+const DefaultMaxEventSize = 16 << 20
+
+const (
+	// minBufferSize is the smallest buffer a Lexer allocates.
+	minBufferSize = 4 << 10
+	// keepBufferSize is the largest buffer that Reset keeps; larger ones,
+	// grown for a spike, are dropped so that a pooled Lexer does not pin them.
+	keepBufferSize = 256 << 10
+	// bom is the UTF-8 encoding of U+FEFF BYTE ORDER MARK.
+	bom = "\xEF\xBB\xBF"
+)
+
+// Options configures a [Lexer] or a [Reader]. The zero value, like a nil
+// *Options, selects every default.
+type Options struct {
+	// MaxEventSize caps the bytes one event occupies in the stream: its
+	// lines with their line ends, from the first line that is not a comment
+	// to the blank line that ends it (excluded). A comment line outside an
+	// event is capped at MaxEventSize bytes as well. A larger event is
+	// skipped and reported with [ErrEventTooLarge]; the next event is read
+	// normally. 0 or a negative value means [DefaultMaxEventSize], never
+	// unlimited.
+	MaxEventSize int
+	// OnComment, when not nil, is called with the text of every comment
+	// line (a line that starts with ':', such as a ": keep-alive"), after
+	// the colon and with one leading space removed, in stream order and
+	// during the call to Next that reaches the line. The slice is valid
+	// only during the call; it must not be modified nor retained, and the
+	// function must not call methods of the Lexer or Reader. Comments
+	// inside an event skipped for its size are not reported. When nil,
+	// comments cost nothing beyond finding their end.
+	OnComment func(text []byte)
+}
+
+// skipMode says what an oversized line or event is being skipped to.
+type skipMode uint8
+
+const (
+	skipNone  skipMode = iota
+	skipEvent          // skip to the blank line that ends the event
+	skipLine           // skip to the end of an oversized comment line
+)
+
+// Lexer splits a Server-Sent Events byte stream, pushed in chunks of any
+// size with Write, into frames pulled with Next and Frame, following the
+// WHATWG HTML standard's rules for parsing and interpreting an event stream.
+// See the package documentation for the call order.
+//
+// The zero value is ready to use with the default options. A Lexer must not
+// be used from multiple goroutines at once.
+type Lexer struct {
+	max       int // MaxEventSize; 0 until Write or init sets the default
+	onComment func([]byte)
+
+	// buf holds the input not yet released. Invariants:
+	//	0 ≤ start ≤ cur ≤ len(buf)
+	//	buf[:start] is released (consumed; kept only until the next Write
+	//	so that the last Frame's views stay valid);
+	//	buf[start:cur] is the pending event's complete lines (or the
+	//	line-end byte of the previous line), retained for its views;
+	//	buf[cur:] is the line being scanned, not yet complete.
+	//	len(buf)-start ≤ max after a call to Next that returned false
+	//	without error, unless a single Write brought more.
+	buf   []byte
+	base  int64 // stream offset of buf[0]
+	start int
+	cur   int
+	// lfNext and crNext remember how far the searches for the next LF and
+	// the next CR got, so that no byte is searched twice whatever the
+	// chunking: buf[cur:lfNext] holds no LF and buf[cur:crNext] no CR
+	// (both are ≤ len(buf); a value below cur means "search from cur").
+	lfNext int
+	crNext int
+	skipLF bool // the previous line ended with a CR at the end of the input seen so far
+	bomOK  bool // the start of the stream has been checked for a BOM
+	closed bool
+
+	// The pending event: lines received since the last blank line.
+	// Indices point into buf and are valid only while pending is true.
+	pending  bool
+	evStart  int // first byte of the event's first non-comment line
+	nData    int // number of data lines
+	dataFrom int // the first data line's value, buf[dataFrom:dataTo]
+	dataTo   int
+	data     []byte // the data lines joined with LF, when nData ≥ 2
+	typeFrom int    // the last event line's value, buf[typeFrom:typeTo]
+	typeTo   int
+	idFrom   int // the last valid id line's value, buf[idFrom:idTo], when idSet
+	idTo     int
+	idSet    bool
+	retry    int64
+	hasRetry bool
+
+	// The oversized line or event being skipped.
+	skip    skipMode
+	skipMid bool  // the current line's start was dropped: it is not blank
+	skipOff int64 // stream offset where the skipped event or line began
+
+	// Stream state that persists across events.
+	lastID      []byte
+	streamRetry int64
+	hasStream   bool // streamRetry was set
+
+	seq      int64
+	frame    Frame
+	message  [7]byte // backing array for the default event type
+	err      error   // reported by Err; sticky when fatal
+	fatal    bool
+	closeErr error // the verdict of Close, nil for a clean end
+	verdict  bool  // closeErr is settled
+	// scanned counts the bytes that searches went past without a match
+	// (see export_test.go); a match is at most one more byte per search.
+	scanned int64
+}
+
+// NewLexer returns a Lexer configured by opts; nil opts selects the
+// defaults. The options are copied.
+func NewLexer(opts *Options) *Lexer {
+	lx := new(Lexer)
+	lx.init(opts)
+	return lx
+}
+
+func (lx *Lexer) init(opts *Options) {
+	lx.max = DefaultMaxEventSize
+	if opts != nil {
+		if opts.MaxEventSize > 0 {
+			lx.max = opts.MaxEventSize
+		}
+		lx.onComment = opts.OnComment
+	}
+}
+
+// Write appends p to the input. It copies p and never retains it; frames
+// are then pulled with Next. It returns len(p) and a nil error, except
+// [ErrWriteAfterClose] after Close and [ErrBufferFull] when more than
+// MaxEventSize bytes are already buffered unread (call Next until it
+// returns false before writing more); nothing is written then.
+//
+// Write invalidates the views of the last Frame.
+func (lx *Lexer) Write(p []byte) (int, error) {
+	if lx.closed {
+		return 0, ErrWriteAfterClose
+	}
+	if lx.max == 0 {
+		lx.max = DefaultMaxEventSize
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(lx.buf)-lx.start > lx.max {
+		return 0, ErrBufferFull
+	}
+	lx.reserve(len(p))
+	lx.buf = append(lx.buf, p...)
+	return len(p), nil
+}
+
+// Next advances to the next frame, which Frame then returns, and reports
+// whether there is one. It returns false when the buffered input holds no
+// complete event: Err is then nil if more input is needed (or, after Close,
+// at the clean end of the stream), or an error.
+//
+// An event larger than MaxEventSize stops Next with Err returning a
+// *[SyntaxError] wrapping [ErrEventTooLarge]; calling Next again continues
+// with the events after it. After Close, the error for a stream cut inside
+// an event is returned once every complete frame has been, and it is
+// sticky.
+func (lx *Lexer) Next() bool {
+	if lx.err != nil {
+		if lx.fatal {
+			return false
+		}
+		lx.err = nil
+	}
+	for {
+		if !lx.bomOK && !lx.stripBOM() {
+			return lx.end()
+		}
+		if lx.skipLF {
+			if lx.cur == len(lx.buf) {
+				return lx.end()
+			}
+			lx.skipLF = false
+			if lx.buf[lx.cur] == '\n' {
+				lx.cur++
+				if !lx.pending {
+					lx.start = lx.cur
+				}
+			}
+		}
+		e := lx.eol()
+		if e < 0 {
+			lx.partial()
+			return lx.end()
+		}
+		ls := lx.cur
+		next := e + 1
+		if lx.buf[e] == '\r' {
+			if next < len(lx.buf) {
+				if lx.buf[next] == '\n' {
+					next++
+				}
+			} else {
+				lx.skipLF = true
+			}
+		}
+		lx.cur = next
+		if lx.line(ls, e, next) {
+			return true
+		}
+		if lx.err != nil {
+			return false
+		}
+	}
+}
+
+// Frame returns the frame that the last call to Next that returned true
+// advanced to. Its slices alias the Lexer's buffers and are valid only until
+// the next call to Write, Next, Close or Reset; they must not be modified.
+// Use [Frame.Clone] to retain it.
+func (lx *Lexer) Frame() Frame { return lx.frame }
+
+// Close reports the end of the input. It returns a *[SyntaxError] wrapping
+// io.ErrUnexpectedEOF when the input ends inside an event (after a line of
+// the event that no blank line closed, or inside a line), with the offset
+// where the unfinished event began and the number of bytes dropped in Size;
+// that event is not dispatched. Frames completed before it are still
+// returned by Next, and Err returns the same error after them. Close does
+// not invalidate the last Frame. Calling Close again returns the same
+// result.
+func (lx *Lexer) Close() error {
+	if lx.closed {
+		return lx.closeErr
+	}
+	if lx.max == 0 {
+		lx.max = DefaultMaxEventSize
+	}
+	lx.closed = true
+	if lx.cur == len(lx.buf) && lx.bomOK {
+		lx.closeErr, lx.verdict = lx.cutError(), true
+		return lx.closeErr
+	}
+	// Complete lines are still buffered: run the scanner to the end on a
+	// copy of the state, then restore it so that Next delivers the frames.
+	// Next never writes into buf, only into data and lastID.
+	saved := *lx
+	savedData := bytes.Clone(lx.data)
+	savedID := bytes.Clone(lx.lastID)
+	lx.onComment = nil
+	for lx.Next() || !lx.fatal {
+	}
+	verdict := lx.closeErr
+	*lx = saved
+	lx.data = append(lx.data[:0], savedData...)
+	lx.lastID = append(lx.lastID[:0], savedID...)
+	lx.closeErr, lx.verdict = verdict, true
+	return verdict
+}
+
+// Err returns the error that stopped the last call to Next, or nil. It is
+// nil when Next needs more input and at the clean end of a closed stream.
+func (lx *Lexer) Err() error { return lx.err }
+
+// Reset discards all input and state, as if the Lexer were new with the
+// same options, so that it can read another stream. Buffers larger than
+// 256 KiB are dropped rather than kept.
+func (lx *Lexer) Reset() {
+	*lx = Lexer{
+		max:       lx.max,
+		onComment: lx.onComment,
+		buf:       keep(lx.buf),
+		data:      keep(lx.data),
+		lastID:    keep(lx.lastID),
+	}
+}
+
+func keep(b []byte) []byte {
+	if cap(b) > keepBufferSize {
+		return nil
+	}
+	return b[:0]
+}
+
+// LastEventID returns the stream's last event ID: the value of the last
+// "id" field of the last event that a blank line ended (dispatched or not),
+// which is what a client sends as Last-Event-ID when it reconnects. It is
+// empty when no id was set or an empty id reset it, and it ignores an event
+// the stream cut before its blank line. It may be called at any time. The
+// slice aliases the Lexer's buffer and is valid only until the next call to
+// Write, Next, Close or Reset; it must not be modified.
+func (lx *Lexer) LastEventID() []byte { return lx.lastID }
+
+// Retry returns the stream's reconnection time in milliseconds from the
+// most recent valid "retry" field of an event that a blank line ended,
+// dispatched or not, and whether there was one. A value too large for an
+// int64 saturates at math.MaxInt64.
+func (lx *Lexer) Retry() (ms int64, ok bool) { return lx.streamRetry, lx.hasStream }
+
+// InputOffset returns the stream offset of the first byte not yet consumed:
+// every byte before it belongs to a frame returned by Next, a comment, an
+// event that was not dispatched, or a line end. InputOffset() + Buffered()
+// is the number of bytes written.
+func (lx *Lexer) InputOffset() int64 { return lx.base + int64(lx.start) }
+
+// Buffered returns the number of bytes written but not yet consumed.
+func (lx *Lexer) Buffered() int { return len(lx.buf) - lx.start }
+
+// stripBOM skips a UTF-8 byte order mark at the very start of the stream.
+// It returns false when the bytes so far are a proper prefix of one and
+// more input is needed to decide.
+func (lx *Lexer) stripBOM() bool {
+	b := lx.buf[lx.cur:]
+	n := min(len(b), len(bom))
+	if string(b[:n]) != bom[:n] {
+		lx.bomOK = true
+		return true
+	}
+	if n < len(bom) {
+		if lx.closed {
+			lx.bomOK = true // the bytes are an unterminated line
+			return true
+		}
+		return false
+	}
+	lx.cur += len(bom)
+	lx.start = lx.cur
+	lx.bomOK = true
+	return true
+}
+
+// eol returns the index of the CR or LF that ends the line starting at
+// lx.cur, or -1 when the buffered input holds no line end after lx.cur.
+// Each byte is searched at most once for LF and once for CR over the whole
+// life of the Lexer, whatever the chunking.
+func (lx *Lexer) eol() int {
+	b := lx.buf
+	lf := max(lx.lfNext, lx.cur)
+	if lf < len(b) && b[lf] != '\n' {
+		i := bytes.IndexByte(b[lf:], '\n')
+		if i < 0 {
+			lx.scanned += int64(len(b) - lf)
+			lf = len(b)
+		} else {
+			lx.scanned += int64(i)
+			lf += i
+		}
+	}
+	lx.lfNext = lf
+	cr := max(lx.crNext, lx.cur)
+	if cr < lf && b[cr] != '\r' {
+		// Searching for CR only up to the LF keeps the search to one line
+		// in the common LF-only stream.
+		i := bytes.IndexByte(b[cr:lf], '\r')
+		if i < 0 {
+			lx.scanned += int64(lf - cr)
+			cr = lf
+		} else {
+			lx.scanned += int64(i)
+			cr += i
+		}
+	}
+	lx.crNext = cr
+	if cr < lf {
+		return cr
+	}
+	if lf < len(b) {
+		return lf
+	}
+	return -1
+}
+
+// partial is called when the buffered input ends inside a line. It bounds
+// the memory held: an event or comment line that already exceeds max is
+// switched to skipping, and while skipping the line's bytes are dropped.
+func (lx *Lexer) partial() {
+	if lx.closed {
+		return
+	}
+	if lx.skip == skipNone {
+		if len(lx.buf)-lx.start <= lx.max {
+			return
+		}
+		lx.startSkip(lx.cur)
+	}
+	if lx.cur < len(lx.buf) {
+		lx.skipMid = true
+	}
+	lx.cur = len(lx.buf)
+	lx.start = lx.cur
+}
+
+// end is called when Next runs out of complete lines. After Close it
+// settles the verdict and drops the unfinished tail.
+func (lx *Lexer) end() bool {
+	if !lx.closed {
+		return false
+	}
+	if !lx.verdict {
+		lx.closeErr, lx.verdict = lx.cutError(), true
+	}
+	lx.err = lx.closeErr
+	lx.fatal = true
+	lx.cur = len(lx.buf)
+	lx.start = lx.cur
+	lx.skip = skipNone
+	lx.clearPending()
+	return false
+}
+
+// cutError returns the error for input that ends at the end of the buffer,
+// or nil when it ends between events.
+func (lx *Lexer) cutError() error {
+	off, ok := lx.unfinished()
+	if !ok {
+		return nil
+	}
+	return &SyntaxError{
+		Offset: off,
+		Size:   lx.base + int64(len(lx.buf)) - off,
+		ID:     string(lx.lastID),
+		Pos:    -1,
+		Err:    io.ErrUnexpectedEOF,
+	}
+}
+
+// unfinished returns the stream offset where the unfinished event (or
+// line) at the end of the buffered input began, and whether there is one.
+func (lx *Lexer) unfinished() (int64, bool) {
+	switch {
+	case lx.skip != skipNone:
+		return lx.skipOff, true
+	case lx.pending:
+		return lx.base + int64(lx.evStart), true
+	case lx.cur < len(lx.buf):
+		return lx.base + int64(lx.cur), true
+	}
+	return 0, false
+}
+
+// line processes the complete line buf[ls:e], whose line end stops before
+// next, and reports whether it dispatched a frame.
+func (lx *Lexer) line(ls, e, next int) bool {
+	if lx.skip != skipNone {
+		blank := e == ls && !lx.skipMid
+		lx.skipMid = false
+		lx.start = next
+		switch {
+		case lx.skip == skipLine:
+			lx.endSkip(e)
+		case blank:
+			lx.endSkip(ls)
+		}
+		return false
+	}
+	if e == ls {
+		if lx.pending && ls-lx.start > lx.max {
+			lx.startSkip(ls)
+			lx.endSkip(ls)
+			lx.start = next
+			return false
+		}
+		return lx.dispatch(next)
+	}
+	if e-lx.start > lx.max {
+		lx.startSkip(ls)
+		lx.start = next
+		if lx.skip == skipLine {
+			lx.endSkip(e)
+		}
+		return false
+	}
+	b := lx.buf
+	if b[ls] == ':' {
+		if lx.onComment != nil {
+			v := b[ls+1 : e : e]
+			if len(v) > 0 && v[0] == ' ' {
+				v = v[1:]
+			}
+			lx.onComment(v)
+		}
+		if !lx.pending {
+			lx.start = next
+		}
+		return false
+	}
+	if !lx.pending {
+		lx.pending = true
+		lx.evStart = ls
+	}
+	lx.field(ls, e)
+	return false
+}
+
+// field processes the field line buf[ls:e], which is neither blank nor a
+// comment.
+func (lx *Lexer) field(ls, e int) {
+	b := lx.buf
+	if e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
+		v := ls + 5
+		if v < e && b[v] == ' ' {
+			v++
+		}
+		lx.addData(v, e)
+		return
+	}
+	name, v := e, e // a line without a colon is a field name with an empty value
+	if i := bytes.IndexByte(b[ls:e], ':'); i >= 0 {
+		lx.scanned += int64(i)
+		name, v = ls+i, ls+i+1
+		if v < e && b[v] == ' ' {
+			v++
+		}
+	} else {
+		lx.scanned += int64(e - ls)
+	}
+	switch string(b[ls:name]) {
+	case "data":
+		lx.addData(v, e)
+	case "event":
+		lx.typeFrom, lx.typeTo = v, e
+	case "id":
+		lx.scanned += int64(e - v)
+		if bytes.IndexByte(b[v:e], 0) < 0 {
+			lx.idFrom, lx.idTo, lx.idSet = v, e, true
+		}
+	case "retry":
+		if n, ok := parseRetry(b[v:e]); ok {
+			lx.retry, lx.hasRetry = n, true
+		}
+	}
+}
+
+// parseRetry reads a retry value: one or more ASCII digits, base ten,
+// saturating at math.MaxInt64.
+func parseRetry(v []byte) (int64, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := int64(c - '0')
+		if n > (math.MaxInt64-d)/10 {
+			n = math.MaxInt64
+		} else {
+			n = n*10 + d
+		}
+	}
+	return n, true
+}
+
+// addData appends the data line value buf[v:e] to the data buffer. One line
+// stays a view into buf; the second one starts the joined copy.
+func (lx *Lexer) addData(v, e int) {
+	switch lx.nData {
+	case 0:
+		lx.dataFrom, lx.dataTo = v, e
+	case 1:
+		lx.data = append(lx.data[:0], lx.buf[lx.dataFrom:lx.dataTo]...)
+		fallthrough
+	default:
+		lx.data = append(lx.data, '\n')
+		lx.data = append(lx.data, lx.buf[v:e]...)
+	}
+	lx.nData++
+}
+
+// dispatch handles a blank line that ends the pending event (if any): it
+// sets the last event ID and the reconnection time, then builds the frame
+// if the data buffer is not empty. It reports whether it built one.
+func (lx *Lexer) dispatch(next int) bool {
+	lx.start = next
+	if !lx.pending {
+		return false
+	}
+	if lx.idSet {
+		lx.lastID = append(lx.lastID[:0], lx.buf[lx.idFrom:lx.idTo]...)
+	}
+	if lx.hasRetry {
+		lx.streamRetry, lx.hasStream = lx.retry, true
+	}
+	ok := lx.nData > 0
+	if ok {
+		lx.seq++
+		f := &lx.frame
+		f.Offset = lx.base + int64(lx.evStart)
+		f.Seq = lx.seq
+		if lx.typeTo > lx.typeFrom {
+			f.Event = lx.buf[lx.typeFrom:lx.typeTo:lx.typeTo]
+		} else {
+			lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
+			f.Event = lx.message[:]
+		}
+		if lx.nData == 1 {
+			f.Data = lx.buf[lx.dataFrom:lx.dataTo:lx.dataTo]
+		} else {
+			f.Data = lx.data[:len(lx.data):len(lx.data)]
+		}
+		f.ID = lx.lastID[:len(lx.lastID):len(lx.lastID)]
+		f.Retry, f.HasRetry = lx.retry, lx.hasRetry
+	}
+	lx.clearPending()
+	return ok
+}
+
+func (lx *Lexer) clearPending() {
+	lx.pending = false
+	lx.nData = 0
+	lx.typeFrom, lx.typeTo = 0, 0
+	lx.idSet = false
+	lx.retry, lx.hasRetry = 0, false
+}
+
+// startSkip starts skipping the oversized event, or comment line, that
+// includes the line starting at ls. None of the event's fields take effect.
+func (lx *Lexer) startSkip(ls int) {
+	if lx.pending {
+		lx.skip = skipEvent
+		lx.skipOff = lx.base + int64(lx.evStart)
+	} else {
+		lx.skip = skipEvent
+		if lx.buf[ls] == ':' {
+			lx.skip = skipLine
+		}
+		lx.skipOff = lx.base + int64(ls)
+	}
+	lx.clearPending()
+}
+
+// endSkip ends the skip at buf[end] and reports the oversized event.
+func (lx *Lexer) endSkip(end int) {
+	lx.skip = skipNone
+	lx.err = &SyntaxError{
+		Offset: lx.skipOff,
+		Size:   lx.base + int64(end) - lx.skipOff,
+		ID:     string(lx.lastID),
+		Pos:    -1,
+		Err:    ErrEventTooLarge,
+	}
+}
+
+// reserve makes room for n more bytes after len(buf), dropping the
+// released bytes and growing the buffer as needed, but never beyond the
+// retained bytes plus n, or max plus n, whichever is larger.
+func (lx *Lexer) reserve(n int) {
+	if cap(lx.buf)-len(lx.buf) >= n {
+		return
+	}
+	kept := len(lx.buf) - lx.start
+	need := kept + n
+	size := cap(lx.buf)
+	if need > size/2 {
+		size = max(2*size, need, minBufferSize)
+		size = min(size, max(need, lx.max+n))
+	}
+	if size == cap(lx.buf) {
+		copy(lx.buf, lx.buf[lx.start:])
+		lx.buf = lx.buf[:kept]
+	} else {
+		nb := make([]byte, kept, size)
+		copy(nb, lx.buf[lx.start:])
+		lx.buf = nb
+	}
+	lx.shift(lx.start)
+}
+
+// shift subtracts d from every index into buf after buf[:d] was dropped.
+func (lx *Lexer) shift(d int) {
+	if d == 0 {
+		return
+	}
+	lx.base += int64(d)
+	lx.start -= d
+	lx.cur -= d
+	lx.lfNext -= d
+	lx.crNext -= d
+	if lx.pending {
+		lx.evStart -= d
+		lx.dataFrom -= d
+		lx.dataTo -= d
+		lx.typeFrom -= d
+		lx.typeTo -= d
+		lx.idFrom -= d
+		lx.idTo -= d
+	}
+}

@@ -1,0 +1,222 @@
+package parser_test
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strconv"
+	"testing"
+	"testing/iotest"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// tokenCorpus generates an A2A token-streaming SSE stream of about n
+// frames, shaped like Corti's: every event has an id line and one data
+// line; a task snapshot opens each run, then artifactUpdate token deltas
+// (non-ASCII included), a consolidated lastChunk close and a COMPLETED
+// statusUpdate with $usage; a ": keep-alive" comment every 50 frames. Runs
+// repeat until n frames are written. The output is deterministic.
+func tokenCorpus(n int) []byte {
+	const (
+		task = "task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"
+		ctx  = "ctx.0192f4c8-3d6b-7c4f-a02b-4d9e7f3c8b51"
+	)
+	words := []string{"The ", "patient ", "reports ", "mild ", "intermittent ", "asthma", ", ", "café ", "au ", "lait ",
+		"spots; ", "血压 ", "正常 ", "🩺 ", "no ", "wheeze ", "on ", "auscultation", ". ", "Plan: ", "salbutamol ", "PRN", ".\n"}
+	var b []byte
+	frame := 0
+	event := func(data []byte) {
+		frame++
+		b = append(b, "id: "...)
+		b = strconv.AppendInt(b, int64(frame), 10)
+		b = append(b, "\ndata: "...)
+		b = append(b, data...)
+		b = append(b, "\n\n"...)
+		if frame%50 == 0 {
+			b = append(b, ": keep-alive\n\n"...)
+		}
+	}
+	var d, answer []byte
+	for run := 0; frame < n; run++ {
+		art := "art.0192f4c8-" + strconv.Itoa(5000+run%5000) + "-7a1b-8c2d-3e4f5a6b7c8d"
+		d = append(d[:0], `{"task":{"id":"`+task+`","contextId":"`+ctx+`","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-05-19T12:00:00Z"}}}`...)
+		event(d)
+		answer = answer[:0]
+		for i := 0; i < 60 && frame < n-2; i++ {
+			w := words[(i+run)%len(words)]
+			answer = append(answer, w...)
+			d = append(d[:0], `{"artifactUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`",`...)
+			if i > 0 {
+				d = append(d, `"append":true,`...)
+			}
+			d = append(d, `"artifact":{"artifactId":"`+art+`","parts":[{"text":`...)
+			d = strconv.AppendQuote(d, w)
+			d = append(d, `}]}}}`...)
+			event(d)
+		}
+		d = append(d[:0], `{"artifactUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`","lastChunk":true,"artifact":{"artifactId":"`+art+`","parts":[{"text":`...)
+		d = strconv.AppendQuote(d, string(answer))
+		d = append(d, `}]}}}`...)
+		event(d)
+		d = append(d[:0], `{"statusUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-05-19T12:00:01Z"},"metadata":{"$usage":{"model":"corti-default","inputTokens":100,"outputTokens":60,"totalTokens":160,"credits":1.6}}}}`...)
+		event(d)
+	}
+	return b
+}
+
+// corpusFrames is the size of the benchmark corpus.
+const corpusFrames = 20000
+
+// BenchmarkLexer lexes the token-streaming corpus (about 20,000 frames)
+// with the push Lexer fed whole, in 4 KiB chunks and one byte at a time,
+// with the pull Reader, and with two baselines on the same bytes: a plain
+// read plus bytes.IndexByte over every line end (the floor for touching
+// each byte) and bufio.Scanner with ScanLines (fast, but not a conforming
+// SSE parser). The Lexer is not reset between iterations: the corpus is
+// written again as the continuation of the same stream, as on a live
+// connection.
+func BenchmarkLexer(b *testing.B) {
+	in := tokenCorpus(corpusFrames)
+	frames := countFrames(b, in)
+	b.Run("Lexer/whole", func(b *testing.B) { benchLexer(b, in, len(in), frames) })
+	b.Run("Lexer/4KiB", func(b *testing.B) { benchLexer(b, in, 4<<10, frames) })
+	b.Run("Lexer/1B", func(b *testing.B) { benchLexer(b, in[:len(in)/64], 1, -1) })
+	b.Run("Reader/32KiB", func(b *testing.B) {
+		src := bytes.NewReader(in)
+		r := parser.NewReader(src, nil)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			src.Reset(in)
+			r.Reset(src)
+			n := 0
+			for r.Next() {
+				n++
+			}
+			if n != frames || r.Err() != nil {
+				b.Fatalf("%d frames, %v", n, r.Err())
+			}
+		}
+	})
+	b.Run("IndexByteLines", func(b *testing.B) {
+		src := bytes.NewReader(in)
+		buf := make([]byte, 32<<10)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			src.Reset(in)
+			if n := indexByteLines(src, buf); n == 0 {
+				b.Fatal("no lines")
+			}
+		}
+	})
+	b.Run("BufioScanLines", func(b *testing.B) {
+		src := bytes.NewReader(in)
+		buf := make([]byte, 32<<10)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			src.Reset(in)
+			sc := bufio.NewScanner(src)
+			sc.Buffer(buf, 1<<20)
+			n := 0
+			for sc.Scan() {
+				n++
+			}
+			if n == 0 || sc.Err() != nil {
+				b.Fatal(sc.Err())
+			}
+		}
+	})
+}
+
+// indexByteLines reads r through buf and finds every LF with
+// bytes.IndexByte, carrying a partial line to the next read; it returns
+// the number of lines.
+func indexByteLines(r io.Reader, buf []byte) int {
+	lines, kept := 0, 0
+	for {
+		n, err := r.Read(buf[kept:])
+		data := buf[:kept+n]
+		i := 0
+		for {
+			j := bytes.IndexByte(data[i:], '\n')
+			if j < 0 {
+				break
+			}
+			lines++
+			i += j + 1
+		}
+		kept = copy(buf, data[i:])
+		if err != nil {
+			return lines
+		}
+	}
+}
+
+func countFrames(b *testing.B, in []byte) int {
+	lx := parser.NewLexer(nil)
+	lx.Write(in)
+	n := 0
+	for lx.Next() {
+		n++
+	}
+	if err := lx.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// benchLexer writes in, in chunks of the given size, to one Lexer per
+// iteration's continuation of the stream, and checks the frame count
+// (unless want is negative).
+func benchLexer(b *testing.B, in []byte, chunk, want int) {
+	lx := parser.NewLexer(nil)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for p := in; len(p) > 0; {
+			c := p[:min(chunk, len(p))]
+			p = p[len(c):]
+			lx.Write(c)
+			for lx.Next() {
+				n++
+			}
+		}
+		if want >= 0 && n != want {
+			b.Fatalf("%d frames, want %d", n, want)
+		}
+	}
+	if err := lx.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkLexerLargeEvent lexes one 256 KiB event (and one of 64 KiB, to
+// show that the cost per byte does not grow with the event) fed whole and
+// one byte at a time, through the Lexer and through a Reader over
+// iotest.OneByteReader. Fed one byte at a time the cost is linear: no byte
+// is rescanned (TestLexerBytesScanned counts them).
+func BenchmarkLexerLargeEvent(b *testing.B) {
+	for _, size := range []int{64 << 10, 256 << 10} {
+		in := singleEvent(size, "\n")
+		name := strconv.Itoa(size>>10) + "KiB"
+		b.Run(name+"/whole", func(b *testing.B) { benchLexer(b, in, len(in), 1) })
+		b.Run(name+"/1B", func(b *testing.B) { benchLexer(b, in, 1, 1) })
+		b.Run(name+"/Reader1B", func(b *testing.B) {
+			src := bytes.NewReader(in)
+			r := parser.NewReader(iotest.OneByteReader(src), nil)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				src.Reset(in)
+				r.Reset(iotest.OneByteReader(src))
+				if !r.Next() || r.Next() || r.Err() != nil {
+					b.Fatal("want one frame", r.Err())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,162 @@
+package parser
+
+import (
+	"io"
+	"iter"
+)
+
+const (
+	// readSize is the least free space the Reader offers each Read.
+	readSize = 32 << 10
+	// maxEmptyReads is how many (0, nil) reads in a row the Reader accepts
+	// before it reports io.ErrNoProgress.
+	maxEmptyReads = 100
+)
+
+// Reader reads Server-Sent Events frames from an io.Reader. It is a thin
+// pull adapter over a [Lexer]: it reads into the Lexer's buffer (no extra
+// copy) and follows the same rules, limits and view lifetimes. It holds at
+// most MaxEventSize bytes of one event plus one read buffer of 32 KiB.
+//
+// A Reader must not be used from multiple goroutines at once.
+type Reader struct {
+	lx  Lexer
+	src io.Reader
+	// rerr is the error src returned (io.EOF included); it is acted on
+	// once the frames read before it have been returned.
+	rerr error
+	// err is the Reader's own sticky error: a read failure.
+	err error
+}
+
+// NewReader returns a Reader that reads from r, configured by opts; nil
+// opts selects the defaults.
+func NewReader(r io.Reader, opts *Options) *Reader {
+	rd := &Reader{src: r}
+	rd.lx.init(opts)
+	return rd
+}
+
+// Next advances to the next frame, which Frame then returns, reading from
+// the underlying reader as needed, and reports whether there is one. When
+// it returns false, Err says why: nil at the clean end of the stream.
+//
+// Like [Lexer.Next], Next stops on an event larger than MaxEventSize, with
+// Err returning a *[SyntaxError] wrapping [ErrEventTooLarge], and may be
+// called again to continue after it. Every other error is final: a stream
+// cut inside an event (io.ErrUnexpectedEOF), a read error, or a reader that
+// returned no data and no error 100 times in a row (io.ErrNoProgress), each
+// wrapped in a *SyntaxError that says where.
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	for {
+		if r.lx.Next() {
+			return true
+		}
+		if r.lx.err != nil || r.lx.closed {
+			return false
+		}
+		if r.rerr != nil {
+			if r.rerr == io.EOF {
+				r.lx.Close()
+				continue
+			}
+			off, ok := r.lx.unfinished()
+			if !ok {
+				off = r.lx.InputOffset()
+			}
+			r.err = &SyntaxError{
+				Offset: off,
+				Size:   r.lx.base + int64(len(r.lx.buf)) - off,
+				ID:     string(r.lx.lastID),
+				Pos:    -1,
+				Err:    r.rerr,
+			}
+			return false
+		}
+		r.fill()
+	}
+}
+
+// fill reads once from src into the Lexer's buffer, retrying reads that
+// return nothing.
+func (r *Reader) fill() {
+	lx := &r.lx
+	for range maxEmptyReads {
+		lx.reserve(readSize)
+		p := lx.buf[len(lx.buf):cap(lx.buf)]
+		n, err := r.src.Read(p)
+		if n < 0 || n > len(p) {
+			r.rerr = ErrInvalidRead
+			return
+		}
+		lx.buf = lx.buf[:len(lx.buf)+n]
+		if err != nil {
+			r.rerr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	r.rerr = io.ErrNoProgress
+}
+
+// Frame returns the frame that the last call to Next that returned true
+// advanced to. Its slices alias the Reader's buffers and are valid only
+// until the next call to Next or Reset; they must not be modified. Use
+// [Frame.Clone] to retain it.
+func (r *Reader) Frame() Frame { return r.lx.frame }
+
+// Err returns the error that stopped the last call to Next, or nil at the
+// clean end of the stream (and while Next keeps returning frames).
+func (r *Reader) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.lx.err
+}
+
+// All returns an iterator over the remaining frames. Each frame is yielded
+// with a nil error and is valid only until the loop body returns; use
+// [Frame.Clone] to keep it. If reading stops on an error, including an
+// oversized event, the error is yielded once, last, with a zero Frame, and
+// the iteration ends; call Next instead to continue after an oversized
+// event. A clean end of the stream yields no error.
+func (r *Reader) All() iter.Seq2[Frame, error] {
+	return func(yield func(Frame, error) bool) {
+		for r.Next() {
+			if !yield(r.lx.frame, nil) {
+				return
+			}
+		}
+		if err := r.Err(); err != nil {
+			yield(Frame{}, err)
+		}
+	}
+}
+
+// LastEventID returns the stream's last event ID, as [Lexer.LastEventID]
+// does: the value to send as Last-Event-ID to resume. It may be called at
+// any time; the slice is valid only until the next call to Next or Reset.
+func (r *Reader) LastEventID() []byte { return r.lx.lastID }
+
+// Retry returns the stream's reconnection time in milliseconds, as
+// [Lexer.Retry] does, and whether the stream set one.
+func (r *Reader) Retry() (ms int64, ok bool) { return r.lx.Retry() }
+
+// InputOffset returns the stream offset of the first byte read but not
+// yet consumed, as [Lexer.InputOffset] does.
+func (r *Reader) InputOffset() int64 { return r.lx.InputOffset() }
+
+// Reset discards all state and makes the Reader read a new stream from src
+// with the same options, keeping its buffers unless they grew beyond
+// 256 KiB.
+func (r *Reader) Reset(src io.Reader) {
+	r.lx.Reset()
+	r.src = src
+	r.rerr = nil
+	r.err = nil
+}
