@@ -133,9 +133,10 @@ func putPair(dst, src []byte) {
 }
 
 // CompletePrefix returns how many bytes of p end on a complete character:
-// len(p) minus a trailing incomplete UTF-8 sequence and minus a trailing
-// WTF-8 high surrogate, which a low surrogate in later input may join. The
-// result is never less than len(p)-[MaxHeld].
+// len(p) minus a trailing incomplete UTF-8 sequence (the first 1 or 2
+// bytes of a WTF-8 surrogate count as one) and minus a trailing WTF-8 high
+// surrogate, which a low surrogate in later input may join. The result is
+// never less than len(p)-[MaxHeld].
 //
 // Bytes that can never become valid (a bad lead byte, a stray continuation
 // byte, an overlong or out-of-range sequence start, a truncated sequence
