@@ -1,0 +1,638 @@
+package reconstruct
+
+// This file is structured as: the options and the Reducer with its state;
+// Apply and the handler of each event kind; the artifact operations (append,
+// replace, seal) with the live text that a typing UI is handed; Finish.
+
+import (
+	"bytes"
+
+	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/utf8buf"
+)
+
+// The limits used when Options leaves them at 0.
+const (
+	// DefaultMaxArtifactSize caps the bytes of one artifact's parts: 64 MiB.
+	DefaultMaxArtifactSize = 64 << 20
+	// DefaultMaxArtifacts caps the artifacts of one run.
+	DefaultMaxArtifacts = 4096
+)
+
+// Options configures a [Reducer] or a [Stream]. The zero value, like a nil
+// *Options, selects every default.
+type Options struct {
+	// Strict turns every Diagnostic into an error that ends the run.
+	Strict bool
+	// MaxEventSize caps one SSE event (see parser.Options.MaxEventSize);
+	// 0 means parser.DefaultMaxEventSize.
+	MaxEventSize int
+	// MaxArtifactSize caps the bytes held for one artifact (text, data,
+	// raw content, URLs and metadata of its parts); a run whose artifact
+	// grows past it stops with ErrArtifactTooLarge. 0 means
+	// DefaultMaxArtifactSize, never unlimited.
+	MaxArtifactSize int
+	// MaxArtifacts caps the number of artifacts of a run; 0 means
+	// DefaultMaxArtifacts, never unlimited.
+	MaxArtifacts int
+	// Citations configures how the answer's citations are resolved; its
+	// Unit is the unit of the entries' offsets (code points by default).
+	Citations citations.Options
+}
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.MaxArtifactSize <= 0 {
+		v.MaxArtifactSize = DefaultMaxArtifactSize
+	}
+	if v.MaxArtifacts <= 0 {
+		v.MaxArtifacts = DefaultMaxArtifacts
+	}
+	return v
+}
+
+// Reducer rebuilds a run from its decoded events, applied one at a time
+// in stream order with Apply, and ends with Finish. It follows the rules of
+// A2A 1.0 streaming as Corti documents them:
+//
+//   - a task event sets the run's ids, state and status message from the
+//     snapshot, and its artifacts (see [Reducer.Apply] for resubscription);
+//   - a message event is a direct reply without a task: it is the answer;
+//   - an artifact update with append true appends its parts to the artifact
+//     with its id; with append false (or absent) it creates or replaces the
+//     whole artifact, so a consolidating close never duplicates text;
+//   - lastChunk seals that artifact only; one tagged
+//     metadata.type "intermediate-thinking" is thinking, not the answer, and
+//     the empty text part of its close is not text;
+//   - a status update sets the state and the status message (narration,
+//     question or failure) and $usage;
+//   - the answer is the last artifact sealed before the terminal or
+//     interrupted status and not tagged thinking, never the COMPLETED status
+//     message.
+//
+// Events that break these rules are kept (or skipped, for another task) and
+// reported as Diagnostics, or end the run under Options.Strict.
+//
+// Each call to Apply leaves the updates it caused in [Reducer.Updates], for
+// a typing UI. A Reducer must not be used from multiple goroutines at once.
+type Reducer struct {
+	opts Options
+	res  Result
+	// index maps an artifact id to its place in res.Artifacts.
+	index map[string]*Artifact
+	// candidate is the last non-thinking artifact sealed since the last
+	// final status: the answer if the next final status comes now.
+	candidate *Artifact
+	terminal  bool // a terminal state was reached: the state is frozen
+	final     bool // the run ended: terminal, interrupted or a direct reply
+	finished  bool // Finish was called
+	err       error
+
+	updates  []Update
+	resolver citations.Resolver
+	cparts   []citations.Part
+	scratch  []byte // the joined text of a replaced artifact, for UpdateReplaced
+	lastID   []byte // the SSE id of the last event applied
+}
+
+// NewReducer returns a Reducer configured by opts; nil opts selects the
+// defaults. The options are copied.
+func NewReducer(opts *Options) *Reducer {
+	r := new(Reducer)
+	r.Reset(opts)
+	return r
+}
+
+// Reset forgets the run so that the Reducer can rebuild another, with the
+// given options (nil for the defaults).
+func (r *Reducer) Reset(opts *Options) {
+	*r = Reducer{
+		opts:     opts.withDefaults(),
+		index:    make(map[string]*Artifact),
+		updates:  r.updates[:0],
+		resolver: r.resolver,
+		cparts:   r.cparts[:0],
+		scratch:  r.scratch[:0],
+		lastID:   r.lastID[:0],
+	}
+	r.resolver.Reset(r.opts.Citations)
+}
+
+// Result returns the run as rebuilt so far. It is owned by the Reducer and
+// changes with the next Apply; after Finish it no longer changes.
+func (r *Reducer) Result() *Result {
+	r.syncLastID()
+	return &r.res
+}
+
+// syncLastID brings Result.LastEventID up to date; the id is kept as bytes
+// while events are applied so that a new id costs no allocation.
+func (r *Reducer) syncLastID() {
+	if r.res.LastEventID != string(r.lastID) {
+		r.res.LastEventID = string(r.lastID)
+	}
+}
+
+// LastEventID returns the SSE id of the last event applied, the value for
+// a resubscription's Last-Event-ID header. The slice is valid until the
+// next call to Apply or Reset.
+func (r *Reducer) LastEventID() []byte { return r.lastID }
+
+// Updates returns the updates caused by the last call to Apply or Finish,
+// in order. The slice and the views in it are valid only until the next
+// call to Apply, Finish or Reset.
+func (r *Reducer) Updates() []Update { return r.updates }
+
+// Err returns the error that ended the run, or nil; it is also Result().Err.
+func (r *Reducer) Err() error { return r.err }
+
+// Done reports whether the run has ended: a terminal or interrupted state,
+// a direct reply, or an error. More events may still be applied after an
+// interrupted state (the task resumes) and are reported as Diagnostics after
+// a terminal one.
+func (r *Reducer) Done() bool { return r.final || r.err != nil }
+
+// Apply applies one decoded event, received in frame f (nil when it did not
+// come from a stream: f only locates the event in diagnostics and errors and
+// gives the last event id).
+//
+// A task snapshot for the run's task (after a reconnection,
+// tasks/{id}:subscribe sends one and then replays the current artifact from
+// its start) updates the state, and takes each snapshot artifact that the
+// Reducer has not sealed: sealed artifacts are kept, unknown ones are added,
+// and artifacts the snapshot leaves out are kept. Feeding the same Reducer
+// the subscription after a cut therefore gives the result of the uncut
+// stream.
+//
+// Apply returns the error that ended the run, if it did: the server's error
+// sent in the stream, a limit exceeded, or a rule broken under
+// Options.Strict. After that, Apply does nothing and returns the same error.
+func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
+	r.updates = r.updates[:0]
+	if r.err != nil {
+		return r.err
+	}
+	if r.finished {
+		return ErrClosed
+	}
+	if f != nil {
+		r.lastID = append(r.lastID[:0], f.ID...)
+	}
+	switch ev.Kind {
+	case parser.KindTask:
+		r.task(f, &ev.Task)
+	case parser.KindMessage:
+		r.message(f, &ev.Message)
+	case parser.KindStatusUpdate:
+		r.statusUpdate(f, &ev.StatusUpdate)
+	case parser.KindArtifactUpdate:
+		r.artifactUpdate(f, &ev.ArtifactUpdate)
+	case parser.KindError:
+		r.fail(f, &serverError{api: ev.Err})
+	default:
+		r.diag(f, Diagnostic{Err: ErrUnknownEvent})
+	}
+	return r.err
+}
+
+// Fail ends the run with err, an error that happened outside the events
+// (a frame that could not be lexed or decoded, a failed read), and reports
+// it with an UpdateDone. Everything received before stays in the Result.
+func (r *Reducer) Fail(err error) {
+	r.updates = r.updates[:0]
+	r.stop(0, err)
+}
+
+// stop ends the run with err, unless it has already ended.
+func (r *Reducer) stop(seq int64, err error) {
+	if r.err != nil || r.finished {
+		return
+	}
+	r.err = err
+	r.res.Err = err
+	r.syncLastID()
+	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, Result: &r.res, Err: err})
+}
+
+func (r *Reducer) fail(f *parser.Frame, err error) {
+	r.stop(seqOf(f), &EventError{Where: whereOf(f), Err: err})
+}
+
+// diag records a diagnostic; it returns false when Options.Strict made it
+// end the run.
+func (r *Reducer) diag(f *parser.Frame, d Diagnostic) bool {
+	d.Where = whereOf(f)
+	r.res.Diagnostics = append(r.res.Diagnostics, d)
+	if r.opts.Strict {
+		r.stop(seqOf(f), &r.res.Diagnostics[len(r.res.Diagnostics)-1])
+		return false
+	}
+	return true
+}
+
+// sameTask checks the task id an event names against the run's, adopting it
+// when the run has none yet. It reports whether to apply the event.
+func (r *Reducer) sameTask(f *parser.Frame, id, ctx []byte) bool {
+	if len(id) > 0 {
+		if r.res.TaskID == "" {
+			r.res.TaskID = string(id)
+		} else if r.res.TaskID != string(id) {
+			r.diag(f, Diagnostic{TaskID: string(id), Err: ErrOtherTask})
+			return false
+		}
+	}
+	if len(ctx) > 0 && r.res.ContextID != string(ctx) {
+		r.res.ContextID = string(ctx)
+	}
+	return true
+}
+
+// afterTerminal reports an event that arrived after a terminal state; it
+// returns false when the event must not be applied.
+func (r *Reducer) afterTerminal(f *parser.Frame, to parser.TaskState) bool {
+	if !r.terminal {
+		return true
+	}
+	r.diag(f, Diagnostic{From: r.res.State, To: to, Err: ErrAfterFinal})
+	return false
+}
+
+func (r *Reducer) task(f *parser.Frame, t *parser.Task) {
+	if !r.sameTask(f, t.ID, t.ContextID) || !r.afterTerminal(f, t.Status.State) {
+		return
+	}
+	if t.Metadata.Usage.Fields != 0 {
+		r.res.Usage = copyUsage(&t.Metadata.Usage)
+	}
+	seal := t.Status.State.Terminal()
+	for i := range t.Artifacts {
+		a := &t.Artifacts[i]
+		if old := r.index[string(a.ArtifactID)]; old != nil && old.Sealed {
+			continue
+		}
+		if !r.applyArtifact(f, a, false, seal) {
+			return
+		}
+	}
+	if t.Status.State != parser.TaskStateUnspecified {
+		r.setStatus(f, &t.Status, false)
+	}
+}
+
+func (r *Reducer) message(f *parser.Frame, m *parser.Message) {
+	if !r.afterTerminal(f, r.res.State) {
+		return
+	}
+	msg := copyMessage(m)
+	r.res.Message = msg
+	if r.res.TaskID != "" {
+		return
+	}
+	// A direct reply: the message is the answer and ends the run.
+	if len(m.ContextID) > 0 {
+		r.res.ContextID = string(m.ContextID)
+	}
+	a := &Artifact{ID: msg.ID, Parts: msg.Parts, Metadata: msg.Metadata, Sealed: true}
+	r.resolve(a)
+	r.res.Answer = a
+	r.final = true
+	seq := seqOf(f)
+	if text := a.Text(); len(text) > 0 {
+		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: text})
+	}
+	r.updates = append(r.updates, Update{Kind: UpdateSealed, Seq: seq, Artifact: a})
+}
+
+func (r *Reducer) statusUpdate(f *parser.Frame, u *parser.StatusUpdate) {
+	if !r.sameTask(f, u.TaskID, u.ContextID) || !r.afterTerminal(f, u.Status.State) {
+		return
+	}
+	if u.Metadata.Usage.Fields != 0 {
+		r.res.Usage = copyUsage(&u.Metadata.Usage)
+	}
+	r.setStatus(f, &u.Status, true)
+}
+
+// setStatus takes a new status; check says whether to check the
+// transition (a snapshot is taken as it is).
+func (r *Reducer) setStatus(f *parser.Frame, s *parser.Status, check bool) {
+	from, to := r.res.State, s.State
+	if check && !parser.CanTransition(from, to) {
+		if !r.diag(f, Diagnostic{From: from, To: to, Err: ErrTransition}) {
+			return
+		}
+	}
+	r.res.State = to
+	r.res.StatusMessage = nil
+	if s.HasMessage {
+		r.res.StatusMessage = copyMessage(&s.Message)
+	}
+	r.updates = append(r.updates, Update{Kind: UpdateState, Seq: seqOf(f), State: to, Message: r.res.StatusMessage})
+	if !to.Terminal() && !to.Interrupted() {
+		return
+	}
+	r.terminal = to.Terminal()
+	r.final = true
+	r.res.Answer = r.candidate
+	r.candidate = nil
+	if to == parser.TaskStateCompleted && r.res.Answer == nil {
+		r.diag(f, Diagnostic{Err: ErrNoAnswer})
+	}
+}
+
+func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
+	if !r.sameTask(f, u.TaskID, u.ContextID) {
+		return
+	}
+	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: string(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
+		return
+	}
+	r.applyArtifact(f, &u.Artifact, u.Append, u.LastChunk)
+}
+
+// applyArtifact appends or replaces the parts of one artifact and seals it
+// on its last chunk. It returns false when the run ended.
+func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendParts, last bool) bool {
+	id := string(in.ArtifactID)
+	a := r.index[id]
+	switch {
+	case a == nil:
+		if appendParts && !r.diag(f, Diagnostic{ArtifactID: id, Err: ErrUnknownArtifact}) {
+			return false
+		}
+		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
+			r.fail(f, ErrTooManyArtifacts)
+			return false
+		}
+		a = &Artifact{ID: id}
+		r.index[id] = a
+		r.res.Artifacts = append(r.res.Artifacts, a)
+	case a.Sealed:
+		if !r.diag(f, Diagnostic{ArtifactID: id, Err: ErrSealedArtifact}) {
+			return false
+		}
+		a.Sealed = false
+		if r.candidate == a {
+			r.candidate = nil
+		}
+	}
+	grow := partsSize(in.Parts) + len(in.Metadata.Raw)
+	if appendParts {
+		grow += a.size
+	}
+	if grow > r.opts.MaxArtifactSize {
+		r.fail(f, ErrArtifactTooLarge)
+		return false
+	}
+	if len(in.Name) > 0 {
+		a.Name = string(in.Name)
+	}
+	if len(in.Description) > 0 {
+		a.Description = string(in.Description)
+	}
+	if len(in.Extensions) > 0 {
+		a.Extensions = a.Extensions[:0]
+		for _, e := range in.Extensions {
+			a.Extensions = append(a.Extensions, string(e))
+		}
+	}
+	if in.Metadata.Raw != nil {
+		a.Metadata = append(a.Metadata[:0], in.Metadata.Raw...)
+		a.Thinking = in.Metadata.IntermediateThinking()
+	}
+	seq := seqOf(f)
+	if appendParts {
+		r.appendParts(a, in.Parts)
+	} else {
+		r.replaceParts(a, in.Parts, seq)
+	}
+	a.size = grow
+	r.emitText(a, seq, last)
+	if last {
+		r.seal(a, seq)
+	}
+	return true
+}
+
+func partsSize(parts []parser.Part) int {
+	n := 0
+	for i := range parts {
+		p := &parts[i]
+		n += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata.Raw) + len(p.Filename) + len(p.MediaType)
+	}
+	return n
+}
+
+// appendParts appends parts to a. A plain text part extends a plain text
+// part that ends the artifact, joining a surrogate pair split at the seam;
+// an empty plain text part (the intermediate-thinking close) adds nothing.
+func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) {
+	for i := range parts {
+		p := &parts[i]
+		plain := p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
+		if plain && len(p.Text) == 0 {
+			continue
+		}
+		if n := len(a.Parts); plain && n > 0 && a.Parts[n-1].plain() {
+			a.Parts[n-1].Text = utf8buf.Append(a.Parts[n-1].Text, p.Text)
+			continue
+		}
+		a.Parts = append(a.Parts, copyPart(p))
+	}
+}
+
+// replaceParts replaces the parts of a. When the new text begins with the
+// text already handed out live, the live text carries on from there;
+// otherwise an UpdateReplaced hands out the new text.
+func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
+	old := a.Parts
+	a.Parts = copyParts(make([]Part, 0, len(parts)), parts)
+	part, off, ok := continuesText(old, a.emitPart, a.emitOff, a.Parts)
+	if ok {
+		a.emitPart, a.emitOff = part, off
+		return
+	}
+	// The text changed: hand out the new text's whole characters.
+	var text []byte
+	if countText(a.Parts) > 1 {
+		r.scratch = a.AppendText(r.scratch[:0])
+		text = r.scratch
+	} else {
+		text = a.Text()
+	}
+	last := lastText(a.Parts)
+	end := len(text) - (len(last) - utf8buf.CompletePrefix(last))
+	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:end]})
+	a.emitPart, a.emitOff = len(a.Parts), 0
+	for i := len(a.Parts) - 1; i >= 0; i-- {
+		if a.Parts[i].Kind == parser.PartText {
+			a.emitPart, a.emitOff = i, len(a.Parts[i].Text)
+			if i == len(a.Parts)-1 {
+				a.emitOff = utf8buf.CompletePrefix(a.Parts[i].Text)
+			}
+			break
+		}
+	}
+}
+
+// lastText returns the text of the last text part, if it is the last part;
+// nil otherwise (a text followed by other parts is complete).
+func lastText(parts []Part) []byte {
+	if n := len(parts); n > 0 && parts[n-1].Kind == parser.PartText {
+		return parts[n-1].Text
+	}
+	return nil
+}
+
+// continuesText reports whether the text of the new parts begins with the
+// text handed out live from the old ones, which is the old text parts in
+// full before part emitPart and the first emitOff bytes of that part. It
+// returns the position in the new parts where the handed-out text ends.
+func continuesText(old []Part, emitPart, emitOff int, neu []Part) (part, off int, ok bool) {
+	j, k := 0, 0 // the position reached in neu: part j, byte k
+	for i := 0; i < len(old) && i <= emitPart; i++ {
+		if old[i].Kind != parser.PartText {
+			continue
+		}
+		seg := old[i].Text
+		if i == emitPart {
+			seg = seg[:emitOff]
+		}
+		for len(seg) > 0 {
+			for j < len(neu) && (neu[j].Kind != parser.PartText || k == len(neu[j].Text)) {
+				j, k = j+1, 0
+			}
+			if j == len(neu) {
+				return 0, 0, false
+			}
+			n := min(len(seg), len(neu[j].Text)-k)
+			if !bytes.Equal(seg[:n], neu[j].Text[k:k+n]) {
+				return 0, 0, false
+			}
+			seg, k = seg[n:], k+n
+		}
+	}
+	for j < len(neu) && neu[j].Kind != parser.PartText {
+		j, k = j+1, 0
+	}
+	return j, k, true
+}
+
+// emitText hands out the text of a not handed out yet, in whole characters
+// unless the artifact is being sealed, one UpdateText per text part.
+func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
+	for a.emitPart < len(a.Parts) {
+		p := &a.Parts[a.emitPart]
+		lastPart := a.emitPart == len(a.Parts)-1
+		if p.Kind == parser.PartText {
+			end := len(p.Text)
+			if lastPart && !sealing {
+				end = max(utf8buf.CompletePrefix(p.Text), a.emitOff)
+			}
+			if end > a.emitOff {
+				r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: p.Text[a.emitOff:end]})
+				a.emitOff = end
+			}
+		}
+		if lastPart {
+			return
+		}
+		a.emitPart, a.emitOff = a.emitPart+1, 0
+	}
+}
+
+// seal closes a on its last chunk: a thinking artifact is done, any other
+// one becomes the answer candidate and has its citations resolved.
+func (r *Reducer) seal(a *Artifact, seq int64) {
+	a.Sealed = true
+	if a.Thinking {
+		if r.candidate == a {
+			r.candidate = nil
+		}
+	} else {
+		r.resolve(a)
+		r.candidate = a
+	}
+	r.updates = append(r.updates, Update{Kind: UpdateSealed, Seq: seq, Artifact: a})
+}
+
+// resolve computes a's citations, once, into slices that a owns.
+func (r *Reducer) resolve(a *Artifact) {
+	r.cparts = r.cparts[:0]
+	cited := false
+	for i := range a.Parts {
+		p := &a.Parts[i]
+		cp := citations.Part{Text: p.Text, Data: p.Data, Metadata: p.Metadata}
+		switch p.Kind {
+		case parser.PartText:
+			cp.Kind = citations.PartText
+			cited = cited || p.Metadata != nil
+		case parser.PartData:
+			cp.Kind = citations.PartData
+		case parser.PartRaw, parser.PartURL:
+			cp.Kind = citations.PartFile
+		}
+		r.cparts = append(r.cparts, cp)
+	}
+	a.Citations, a.CitationDiagnostics = nil, nil
+	if !cited {
+		return
+	}
+	res := r.resolver.Resolve(r.cparts)
+	if len(res.Citations) > 0 {
+		a.Citations = make([]citations.Resolved, len(res.Citations))
+		for i, c := range res.Citations {
+			c.ID = bytes.Clone(c.ID)
+			c.Locator.Pointer = bytes.Clone(c.Locator.Pointer)
+			c.Locator.Raw = bytes.Clone(c.Locator.Raw)
+			c.Target = bytes.Clone(c.Target)
+			a.Citations[i] = c
+		}
+	}
+	if len(res.Diagnostics) > 0 {
+		a.CitationDiagnostics = make([]citations.Diagnostic, len(res.Diagnostics))
+		for i, d := range res.Diagnostics {
+			d.ID = bytes.Clone(d.ID)
+			a.CitationDiagnostics[i] = d
+		}
+	}
+}
+
+// Finish ends the run at the end of the input: offset is the number of
+// bytes of the stream consumed, and cut the error of a stream that ended
+// inside an event or of a failed read (nil for a clean end). A run that
+// had not reached a terminal or interrupted state ends with a
+// *TruncatedError. Finish returns the run's error and leaves an UpdateDone
+// in Updates; calling it again does nothing more.
+func (r *Reducer) Finish(offset int64, cut error) error {
+	r.updates = r.updates[:0]
+	if r.finished {
+		return r.err
+	}
+	if r.err == nil && !r.final {
+		r.err = &TruncatedError{
+			TaskID:      r.res.TaskID,
+			ContextID:   r.res.ContextID,
+			State:       r.res.State,
+			LastEventID: string(r.lastID),
+			Offset:      offset,
+			Cut:         cut,
+		}
+		r.res.Err = r.err
+	}
+	r.syncLastID()
+	r.finished = true
+	r.updates = append(r.updates, Update{Kind: UpdateDone, Result: &r.res, Err: r.err})
+	return r.err
+}
+
+func seqOf(f *parser.Frame) int64 {
+	if f == nil {
+		return 0
+	}
+	return f.Seq
+}

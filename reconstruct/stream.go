@@ -1,0 +1,333 @@
+package reconstruct
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"iter"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// Stream runs the whole pipeline on bytes pushed to it: the SSE lexer, the
+// A2A event decoder and the Reducer. It is what a network loop or a
+// JavaScript ReadableStream drives:
+//
+//	s := reconstruct.NewStream(nil)
+//	for chunk := range chunks {
+//		s.Write(chunk)
+//		for s.Next() {
+//			show(s.Update())
+//		}
+//	}
+//	s.Close()
+//	for s.Next() {
+//		show(s.Update()) // the last updates, then UpdateDone
+//	}
+//
+// The call order is { Write { Next Update } } Close { Next Update }, with
+// Resume allowed in place of Close when the connection dropped. A Stream
+// must not be used from multiple goroutines at once.
+type Stream struct {
+	lx    parser.Lexer
+	dec   parser.Decoder
+	red   Reducer
+	batch []Update // the updates of the last event applied
+	next  int      // batch[next:] are still to be handed out
+	cur   *Update
+	// base is the stream offset of the current connection's first byte:
+	// after Resume, the new connection's offsets continue the old ones.
+	base    int64
+	closed  bool
+	readErr error // the input's failure, given to CloseWithError
+}
+
+// NewStream returns a Stream configured by opts; nil opts selects the
+// defaults.
+func NewStream(opts *Options) *Stream {
+	s := new(Stream)
+	s.Reset(opts)
+	return s
+}
+
+// Reset makes s ready for a new run with the given options (nil for the
+// defaults).
+func (s *Stream) Reset(opts *Options) {
+	var lo parser.Options
+	if opts != nil {
+		lo.MaxEventSize = opts.MaxEventSize
+	}
+	s.lx = *parser.NewLexer(&lo)
+	s.dec.Reset()
+	s.red.Reset(opts)
+	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil
+}
+
+// Write pushes the next bytes of the stream. It never fails before Close:
+// errors in the input end the run and reach the caller as an UpdateDone.
+func (s *Stream) Write(p []byte) (int, error) {
+	if s.closed {
+		return 0, ErrClosed
+	}
+	return s.lx.Write(p)
+}
+
+// Next advances to the next update and reports whether there is one; it
+// returns false when the input written so far is used up (write more, or
+// Close) and after the UpdateDone.
+func (s *Stream) Next() bool {
+	for {
+		if s.next < len(s.batch) {
+			s.cur = &s.batch[s.next]
+			s.next++
+			return true
+		}
+		s.batch, s.next, s.cur = s.batch[:0], 0, nil
+		if s.red.finished || s.red.err != nil && !s.closed {
+			return false
+		}
+		if s.lx.Next() {
+			f := s.lx.Frame()
+			f.Offset += s.base
+			if ev, err := s.dec.Decode(&f); err != nil {
+				s.red.Fail(err)
+			} else {
+				s.red.Apply(&f, ev)
+			}
+			s.batch = s.red.Updates()
+			continue
+		}
+		err := s.lx.Err()
+		if err == nil && !s.closed {
+			return false
+		}
+		var cut error
+		switch {
+		case err == nil:
+			cut = s.readErr
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			cut = s.shift(err)
+			if s.readErr != nil {
+				cut = errors.Join(s.readErr, cut)
+			}
+		default:
+			// An oversized event: the run cannot be rebuilt without it.
+			s.red.Fail(s.shift(err))
+			s.batch = append(s.batch[:0], s.red.Updates()...)
+			if !s.closed {
+				continue
+			}
+			cut = s.readErr
+		}
+		if s.closed {
+			s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
+			s.batch = append(s.batch, s.red.Updates()...)
+		}
+	}
+}
+
+// shift moves the offset of a lexer error by the offset of the current
+// connection's start.
+func (s *Stream) shift(err error) error {
+	var se *parser.SyntaxError
+	if s.base != 0 && errors.As(err, &se) {
+		c := *se
+		c.Offset += s.base
+		return &c
+	}
+	return err
+}
+
+// Update returns the update that the last call to Next advanced to. It and
+// its views are valid only until the next call to Next, Write, Close,
+// Resume or Reset.
+func (s *Stream) Update() *Update { return s.cur }
+
+// Close reports the end of the input. The updates still pending, then an
+// UpdateDone, are handed out by Next. Close returns the run's error: nil
+// when it reached a terminal or interrupted state, a *TruncatedError when
+// the input ended first, or the error that ended it earlier.
+func (s *Stream) Close() error {
+	return s.CloseWithError(nil)
+}
+
+// CloseWithError is Close for an input that failed with err, such as a
+// connection reset: a run that had not ended is truncated, and the
+// *TruncatedError carries err as its Cut.
+func (s *Stream) CloseWithError(err error) error {
+	if s.closed {
+		return s.red.err
+	}
+	s.closed = true
+	s.readErr = err
+	s.lx.Close()
+	// Run the remaining frames through the reducer so that the verdict is
+	// known now; the updates stay queued for Next, with their text copied
+	// since later events may reuse the buffers it points into.
+	var pending []Update
+	for s.Next() {
+		u := *s.cur
+		u.Text = bytes.Clone(u.Text)
+		pending = append(pending, u)
+	}
+	s.batch, s.next, s.cur = pending, 0, nil
+	return s.red.err
+}
+
+// Resume prepares s for the rest of the run on a new connection (a
+// tasks/{id}:subscribe request, with Last-Event-ID set to LastEventID) after
+// the previous one dropped before the run ended: the bytes of an event cut
+// by the drop are discarded, and the events of the new connection are
+// applied to the same run. It fails when the run has already ended.
+func (s *Stream) Resume() error {
+	if s.red.finished || s.red.err != nil || s.closed {
+		return ErrClosed
+	}
+	s.base += s.lx.InputOffset() + int64(s.lx.Buffered())
+	s.lx.Reset()
+	s.dec.Reset()
+	s.batch, s.next, s.cur = nil, 0, nil
+	return nil
+}
+
+// TaskID returns the run's task id, for a resubscription; "" when none has
+// been seen.
+func (s *Stream) TaskID() string { return s.red.res.TaskID }
+
+// LastEventID returns the SSE id of the last event applied, for a
+// resubscription's Last-Event-ID header. The slice is valid until the next
+// call on s.
+func (s *Stream) LastEventID() []byte { return s.red.LastEventID() }
+
+// Done reports whether the run has ended (see [Reducer.Done]).
+func (s *Stream) Done() bool { return s.red.Done() }
+
+// Result returns the run as rebuilt so far (see [Reducer.Result]).
+func (s *Stream) Result() *Result { return s.red.Result() }
+
+// readSize is the size of the reads Read and Updates make.
+const readSize = 32 << 10
+
+// maxEmptyReads is how many reads returning no data and no error in a row
+// are taken as a broken reader (io.ErrNoProgress).
+const maxEmptyReads = 100
+
+// Updates returns an iterator over the updates of the stream read from r,
+// ending with the UpdateDone. When the run ended with an error, the
+// iterator yields it once more, last, with a zero Update, as the error of
+// the sequence. The updates' views are valid only until the iteration
+// continues.
+func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
+	return func(yield func(Update, error) bool) {
+		s := NewStream(opts)
+		buf := make([]byte, readSize)
+		empty := 0
+		for !s.closed {
+			n, err := r.Read(buf)
+			if n > 0 {
+				empty = 0
+				s.Write(buf[:n])
+				for s.Next() {
+					if !yield(*s.cur, nil) {
+						return
+					}
+				}
+			} else if err == nil {
+				if empty++; empty >= maxEmptyReads {
+					err = io.ErrNoProgress
+				}
+			}
+			if err == io.EOF {
+				s.Close()
+			} else if err != nil {
+				s.CloseWithError(err)
+			}
+		}
+		for s.Next() {
+			if !yield(*s.cur, nil) {
+				return
+			}
+		}
+		if err := s.red.err; err != nil {
+			yield(Update{}, err)
+		}
+	}
+}
+
+// Read reads a whole stream from r and returns the run. The error is
+// Result.Err: nil when the run reached a terminal or interrupted state.
+func Read(r io.Reader, opts *Options) (*Result, error) {
+	var res *Result
+	var err error
+	for u, e := range Updates(r, opts) {
+		if u.Kind == UpdateDone {
+			res = u.Result
+		}
+		err = e
+	}
+	return res, err
+}
+
+// HTTPError is the answer of a streaming call that was not an event stream
+// and not an error document either.
+type HTTPError struct {
+	// StatusCode is the HTTP status code.
+	StatusCode int
+	// ContentType is the response's Content-Type.
+	ContentType string
+	// Body is the start of the body, at most 4 KiB.
+	Body []byte
+}
+
+// Error describes the response.
+func (e *HTTPError) Error() string {
+	b := append([]byte(nil), "reconstruct: HTTP "...)
+	b = strconv.AppendInt(b, int64(e.StatusCode), 10)
+	b = append(b, " with "...)
+	if e.ContentType == "" {
+		b = append(b, "no content type"...)
+	} else {
+		b = append(b, e.ContentType...)
+	}
+	b = append(b, ", not an event stream"...)
+	return string(b)
+}
+
+// maxErrorBody caps the bytes read from an error response.
+const maxErrorBody = 1 << 20
+
+// CheckResponse checks the response of a streaming call (message:stream,
+// tasks/{id}:subscribe, or their JSON-RPC methods) before its body is read
+// as a stream. It returns the server's *parser.APIError for a non-2xx status,
+// and for a 2xx response with a JSON body (servers send errors that way),
+// an *HTTPError when such a body is no error document, and nil for an event
+// stream. It reads the body only when it returns an error, and does not
+// close it.
+func CheckResponse(resp *http.Response) error {
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	if ok && mt != "application/json" && mt != "application/problem+json" {
+		return nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if apiErr, err := parser.DecodeAPIError(body); err == nil {
+		if apiErr.Code == 0 && apiErr.Binding == parser.BindingREST {
+			apiErr.Code = int64(resp.StatusCode)
+		}
+		return apiErr
+	}
+	return &HTTPError{StatusCode: resp.StatusCode, ContentType: ct, Body: body[:min(len(body), 4<<10)]}
+}
+
+// ReadResponse checks the response of a streaming call with CheckResponse
+// and reads its body as a stream with Read. It does not close the body.
+func ReadResponse(resp *http.Response, opts *Options) (*Result, error) {
+	if err := CheckResponse(resp); err != nil {
+		return &Result{Err: err}, err
+	}
+	return Read(resp.Body, opts)
+}

@@ -1,0 +1,70 @@
+package reconstruct
+
+import (
+	"strconv"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// UpdateKind says what an [Update] reports.
+type UpdateKind uint8
+
+// The kinds of updates.
+const (
+	// UpdateText hands out new text of an artifact, in whole characters:
+	// append Text to what the artifact showed so far.
+	UpdateText UpdateKind = iota + 1
+	// UpdateReplaced says the artifact's text was replaced by text that
+	// does not continue what was shown: show Text instead (whole
+	// characters; more may follow in UpdateText).
+	UpdateReplaced
+	// UpdateSealed says a lastChunk closed the artifact: as thinking when
+	// Artifact.Thinking, otherwise as the answer so far (the final status
+	// confirms it).
+	UpdateSealed
+	// UpdateState says the task entered State, with the status message
+	// (narration, a question, a failure) in Message.
+	UpdateState
+	// UpdateDone ends the run: Result holds everything, Err why the run
+	// did not end normally (nil when it did).
+	UpdateDone
+)
+
+var updateKindNames = [...]string{"", "Text", "Replaced", "Sealed", "State", "Done"}
+
+// String returns the kind's name, such as "Text", or "Invalid(n)".
+func (k UpdateKind) String() string {
+	if k > 0 && int(k) < len(updateKindNames) {
+		return updateKindNames[k]
+	}
+	return "Invalid(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Update is one thing a typing UI shows as the stream goes: new text,
+// replaced text, a sealed artifact, a state change, the end.
+//
+// Text is a view into the Reducer's buffers, valid only until the next
+// call that applies an event; copy it to keep it. Artifact, Message and
+// Result point to the Reducer's own values, see [Reducer.Result].
+type Update struct {
+	// Kind says what the update reports.
+	Kind UpdateKind
+	// Seq is the 1-based ordinal of the frame that caused the update; 0
+	// when no frame did (the end of the input).
+	Seq int64
+	// Artifact is the artifact concerned (UpdateText, UpdateReplaced,
+	// UpdateSealed).
+	Artifact *Artifact
+	// Text is the new text (UpdateText) or the replacing text
+	// (UpdateReplaced).
+	Text []byte
+	// State is the new state (UpdateState).
+	State parser.TaskState
+	// Message is the status message of the new state, nil when none
+	// (UpdateState).
+	Message *Message
+	// Result is the run (UpdateDone).
+	Result *Result
+	// Err is why the run did not end normally (UpdateDone).
+	Err error
+}
