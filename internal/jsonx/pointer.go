@@ -7,6 +7,7 @@ package jsonx
 // them are defensive: on malformed input they report failure, never panic.
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -106,15 +107,23 @@ func skipWS(b []byte, i int) int {
 }
 
 // stringEnd returns the index just past the closing quote of the string
-// that opens at b[i], or -1 when it is not closed.
+// that opens at b[i], or -1 when it is not closed. It jumps from quote to
+// quote and counts the backslashes before each one.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for j := i + 1; j < len(b); {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1
 		}
+		q += j
+		n := 0
+		for k := q - 1; k > i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return -1
 }
@@ -168,11 +177,12 @@ func valueEnd(b []byte, i int) int {
 // Cursor walks the members of an object or the elements of an array in
 // place. Its zero value is an exhausted cursor.
 type Cursor struct {
-	b     []byte
-	i     int  // next byte to read; i ≤ len(b)
-	open  bool // the container was opened and not yet closed
-	first bool // no member or element read yet
-	obj   bool
+	b       []byte
+	i       int  // next byte to read; i ≤ len(b)
+	open    bool // the container was opened and not yet closed
+	first   bool // no member or element read yet
+	obj     bool
+	pending bool // b[i] starts a value that was returned but not skipped
 }
 
 // Open returns the kind of the value that starts at doc[off] (after
@@ -192,6 +202,14 @@ func Open(doc []byte, off int) (Cursor, Kind) {
 // next positions the cursor on the next item and reports whether there is
 // one.
 func (c *Cursor) next() bool {
+	if c.pending {
+		c.pending = false
+		end := valueEnd(c.b, c.i)
+		if end < 0 {
+			c.open = false
+		}
+		c.i = end
+	}
 	if !c.open {
 		return false
 	}
@@ -215,17 +233,69 @@ func (c *Cursor) next() bool {
 	return c.i < len(c.b)
 }
 
-// value reads the value at the cursor and moves past it.
-func (c *Cursor) value() (raw []byte, off int, ok bool) {
-	c.i = skipWS(c.b, c.i)
-	end := valueEnd(c.b, c.i)
+// closed reports whether the cursor stopped at the container's closing
+// bracket rather than on malformed input.
+func (c *Cursor) closed() bool {
+	return !c.open && c.i >= 0 && c.i < len(c.b) && (c.b[c.i] == '}' || c.b[c.i] == ']')
+}
+
+// Value returns the raw bytes of the value that the last NextKey or
+// NextIndex returned, and moves past it; ok is false when it does not end
+// well.
+func (c *Cursor) Value() (raw []byte, ok bool) {
+	if !c.pending {
+		return nil, false
+	}
+	c.pending = false
+	start := c.i
+	end := valueEnd(c.b, start)
+	if end < 0 {
+		c.open = false
+		return nil, false
+	}
+	c.i = end
+	return c.b[start:end], true
+}
+
+// NextKey moves to the next member of an object and returns its raw key
+// (between the quotes, escapes not decoded) and the byte offset of its
+// value in the document, without reading the value: call Value for it, or
+// move on. It returns ok false at the end of the object or on malformed
+// input.
+func (c *Cursor) NextKey() (key []byte, off int, ok bool) {
+	if !c.obj || !c.next() || c.b[c.i] != '"' {
+		c.open = false
+		return nil, 0, false
+	}
+	end := stringEnd(c.b, c.i)
 	if end < 0 {
 		c.open = false
 		return nil, 0, false
 	}
-	off = c.i
-	c.i = end
-	return c.b[off:end], off, true
+	key = c.b[c.i+1 : end-1]
+	c.i = skipWS(c.b, end)
+	if c.i >= len(c.b) || c.b[c.i] != ':' {
+		c.open = false
+		return nil, 0, false
+	}
+	c.i = skipWS(c.b, c.i+1)
+	if c.i >= len(c.b) {
+		c.open = false
+		return nil, 0, false
+	}
+	c.pending = true
+	return key, c.i, true
+}
+
+// NextIndex moves to the next element of an array and returns its byte
+// offset in the document without reading it, like NextKey.
+func (c *Cursor) NextIndex() (off int, ok bool) {
+	if c.obj || !c.next() {
+		c.open = false
+		return 0, false
+	}
+	c.pending = true
+	return c.i, true
 }
 
 // NextMember returns the next member of an object: the raw key between its
@@ -233,34 +303,23 @@ func (c *Cursor) value() (raw []byte, off int, ok bool) {
 // the document. It returns ok false at the end of the object or on
 // malformed input.
 func (c *Cursor) NextMember() (key, val []byte, off int, ok bool) {
-	if !c.obj || !c.next() || c.b[c.i] != '"' {
-		c.open = false
+	key, off, ok = c.NextKey()
+	if !ok {
 		return nil, nil, 0, false
 	}
-	end := stringEnd(c.b, c.i)
-	if end < 0 {
-		c.open = false
-		return nil, nil, 0, false
-	}
-	key = c.b[c.i+1 : end-1]
-	c.i = skipWS(c.b, end)
-	if c.i >= len(c.b) || c.b[c.i] != ':' {
-		c.open = false
-		return nil, nil, 0, false
-	}
-	c.i++
-	val, off, ok = c.value()
+	val, ok = c.Value()
 	return key, val, off, ok
 }
 
 // NextElement returns the next element of an array and its byte offset in
 // the document, or ok false at the end of the array or on malformed input.
 func (c *Cursor) NextElement() (val []byte, off int, ok bool) {
-	if c.obj || !c.next() {
-		c.open = false
+	off, ok = c.NextIndex()
+	if !ok {
 		return nil, 0, false
 	}
-	return c.value()
+	val, ok = c.Value()
+	return val, off, ok
 }
 
 // Member returns the first member of the object at doc[off] whose decoded
@@ -439,6 +498,9 @@ type Pointer struct {
 // the 0-based index of the failing reference token (-1 when the whole
 // pointer is at fault) and a code. Duplicate object keys resolve to the
 // first member, as fastjson's Get does.
+//
+// doc should have passed Valid: on other input Eval never panics, but it
+// reads only as far as the target and may find one before the damage.
 func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token int, code PointerCode) {
 	if len(ptr) > 0 && ptr[0] == '#' {
 		var ok bool
@@ -449,11 +511,11 @@ func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token i
 		ptr = p.frag
 	}
 	off = skipWS(doc, 0)
-	end := valueEnd(doc, off)
-	if end < 0 {
-		return nil, 0, KindInvalid, -1, PointerBadDocument
-	}
 	if len(ptr) == 0 {
+		end := valueEnd(doc, off)
+		if end < 0 {
+			return nil, 0, KindInvalid, -1, PointerBadDocument
+		}
 		return doc[off:end], off, KindOf(doc[off]), -1, PointerOK
 	}
 	if ptr[0] != '/' {
@@ -473,55 +535,67 @@ func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token i
 		c, k := Open(doc, off)
 		switch k {
 		case KindObject:
-			v, o, found, bad := memberBytes(&c, p.tok)
+			o, found, bad := memberOffset(&c, p.tok)
 			if bad {
 				return nil, 0, KindInvalid, token, PointerBadDocument
 			}
 			if !found {
 				return nil, 0, KindInvalid, token, PointerNoMember
 			}
-			raw, off = v, o
+			off = o
 		case KindArray:
 			n, code := arrayIndex(p.tok)
 			if code != PointerOK {
 				return nil, 0, KindInvalid, token, code
 			}
-			found := false
-			for k := 0; ; k++ {
-				v, o, more := c.NextElement()
-				if !more {
-					break
-				}
-				if k == n {
-					raw, off, found = v, o, true
-					break
-				}
+			o, found, bad := elementOffset(&c, n)
+			if bad {
+				return nil, 0, KindInvalid, token, PointerBadDocument
 			}
 			if !found {
 				return nil, 0, KindInvalid, token, PointerIndexRange
 			}
+			off = o
 		case KindInvalid:
 			return nil, 0, KindInvalid, token, PointerBadDocument
 		default:
 			return nil, 0, KindInvalid, token, PointerNotContainer
 		}
 		if j == len(ptr) {
+			raw, ok := c.Value()
+			if !ok {
+				return nil, 0, KindInvalid, token, PointerBadDocument
+			}
 			return raw, off, KindOf(raw[0]), token, PointerOK
 		}
 		i = j + 1
 	}
 }
 
-// memberBytes finds the first member of c's object whose decoded key is
-// name; bad reports that the object was malformed before one was found.
-func memberBytes(c *Cursor, name []byte) (val []byte, off int, found, bad bool) {
+// memberOffset finds the first member of c's object whose decoded key is
+// name and leaves the cursor on its value; bad reports that the object was
+// malformed before one was found.
+func memberOffset(c *Cursor, name []byte) (off int, found, bad bool) {
 	for {
-		key, v, o, more := c.NextMember()
+		key, o, more := c.NextKey()
 		if !more {
-			return nil, 0, false, c.i >= len(c.b) || c.b[c.i] != '}'
+			return 0, false, !c.closed()
 		}
 		if keyEqual(key, name) {
-			return v, o, true, false
+			return o, true, false
+		}
+	}
+}
+
+// elementOffset leaves the cursor on element n of its array.
+func elementOffset(c *Cursor, n int) (off int, found, bad bool) {
+	for k := 0; ; k++ {
+		o, more := c.NextIndex()
+		if !more {
+			return 0, false, !c.closed()
+		}
+		if k == n {
+			return o, true, false
 		}
 	}
 }

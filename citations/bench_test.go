@@ -1,0 +1,90 @@
+package citations_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+// benchParts builds an answer of about size bytes of mixed-script text
+// citing n times into ten data parts (nested objects, and a transcript
+// string cited by line ranges), offsets in code points.
+func benchParts(size, n int) []citations.Part {
+	const sentence = "Le patient présente une toux 咳嗽 depuis 3 jours 😷; HbA1c 7.2 %, LDL 4.1 mmol/L. "
+	var text strings.Builder
+	for text.Len() < size {
+		text.WriteString(sentence)
+	}
+	runes := len([]rune(text.String()))
+	var meta strings.Builder
+	meta.WriteString(`{"citations":[`)
+	for i := range n {
+		if i > 0 {
+			meta.WriteByte(',')
+		}
+		meta.WriteString(`{"data_part_id":"dp.`)
+		meta.WriteString(strconv.Itoa(i % 10))
+		meta.WriteString(`","offset":`)
+		meta.WriteString(strconv.Itoa((i*7919)%(runes+1)))
+		meta.WriteString(`,"locator":`)
+		if i%10 == 9 {
+			meta.WriteString(`"L` + strconv.Itoa(1+i%5) + `-L` + strconv.Itoa(2+i%5) + `"`)
+		} else {
+			meta.WriteString(`"/entries/` + strconv.Itoa(i%20) + `/code/coding/0/code"`)
+		}
+		meta.WriteByte('}')
+	}
+	meta.WriteString(`]}`)
+	parts := []citations.Part{{Kind: citations.PartText, Text: []byte(text.String()), Metadata: []byte(meta.String())}}
+	for d := range 10 {
+		var data strings.Builder
+		if d == 9 {
+			data.WriteString(`"Dr: How do you sleep?\nPatient: Badly, I cough.\nDr: Since when?\nPatient: Since Monday.\nDr: Any fever?\nPatient: No."`)
+		} else {
+			data.WriteString(`{"entries":[`)
+			for e := range 20 {
+				if e > 0 {
+					data.WriteByte(',')
+				}
+				data.WriteString(`{"id":"e` + strconv.Itoa(e) + `","code":{"coding":[{"system":"http://loinc.org","code":"4548-` + strconv.Itoa(e) + `"}]},"value":7.2}`)
+			}
+			data.WriteString(`]}`)
+		}
+		parts = append(parts, citations.Part{
+			Kind:     citations.PartData,
+			Data:     []byte(data.String()),
+			Metadata: []byte(`{"dataPartId":"dp.` + strconv.Itoa(d) + `"}`),
+		})
+	}
+	return parts
+}
+
+// BenchmarkResolve resolves 1,000 citations over a 100 KiB answer with a
+// warm Resolver. SetBytes counts the answer text.
+func BenchmarkResolve(b *testing.B) {
+	parts := benchParts(100<<10, 1000)
+	var r citations.Resolver
+	if res := r.Resolve(parts); len(res.Diagnostics) != 0 || len(res.Citations) != 1000 {
+		b.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics[:min(3, len(res.Diagnostics))])
+	}
+	b.SetBytes(int64(len(parts[0].Text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Resolve(parts)
+	}
+}
+
+// BenchmarkAppendRender renders the same 1,000 citations as Markdown
+// footnotes into a reused buffer.
+func BenchmarkAppendRender(b *testing.B) {
+	parts := benchParts(100<<10, 1000)
+	res := citations.Resolve(parts, citations.Options{})
+	dst := citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes)
+	b.SetBytes(int64(len(res.Text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = citations.AppendRender(dst[:0], res.Text, res.Citations, citations.Footnotes)
+	}
+}

@@ -1,0 +1,129 @@
+package citations_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"testing"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+var sentinels = []error{
+	citations.ErrBadMetadata, citations.ErrBadEntry, citations.ErrMissingID, citations.ErrMissingOffset,
+	citations.ErrOffsetNotInteger, citations.ErrNegativeOffset, citations.ErrOffsetOutOfRange,
+	citations.ErrOffsetSplitsChar, citations.ErrTooManyCitations, citations.ErrUnknownPart,
+	citations.ErrDuplicatePartID, citations.ErrNotDataPart, citations.ErrInvalidData,
+	citations.ErrLocatorSyntax, citations.ErrUnknownLocator, citations.ErrNoMember, citations.ErrBadIndex,
+	citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange,
+}
+
+// fuzzParts builds an artifact from fuzz input: the text split in two text
+// parts at split, meta on the first, extra on the second (which should
+// give it the id "t"), and three other cited parts: data "d", data "s" and
+// a file part "f". This is the entry point the
+// cross-package fuzz targets reuse.
+func fuzzParts(text, meta, data []byte, split int, extra []byte) []citations.Part {
+	if split < 0 {
+		split = -split
+	}
+	if len(text) > 0 {
+		split %= len(text) + 1
+	} else {
+		split = 0
+	}
+	return []citations.Part{
+		{Kind: citations.PartText, Text: text[:split], Metadata: meta},
+		{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"d"}`)},
+		{Kind: citations.PartText, Text: text[split:], Metadata: extra},
+		{Kind: citations.PartData, Data: []byte(`"one\ntwo\nthree"`), Metadata: []byte(`{"dataPartId":"s"}`)},
+		{Kind: citations.PartFile, Metadata: []byte(`{"dataPartId":"f"}`)},
+	}
+}
+
+// FuzzResolve checks that no input panics, that every resolved position is
+// in bounds and agrees with Convert, that targets are where they say, that
+// every diagnostic matches a sentinel, and that rendering keeps the text.
+func FuzzResolve(f *testing.F) {
+	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
+		parts, _, _ := clinicalParts(u)
+		f.Add(append(append([]byte{}, parts[0].Text...), parts[2].Text...), parts[0].Metadata, []byte(conditionsData), uint8(u), 40, 12, "/conditions/0")
+	}
+	f.Add([]byte("a😀é and more"), []byte(entry(`"d"`, "2", `"/a/b/1"`)), []byte(`{"a":{"b":[1,{"c":null}]}}`), uint8(0), 3, 3, "/a/b/0")
+	f.Add([]byte("a😀é\xE2\x82"), []byte(entry(`"s"`, "2", `"L2-L3"`)), []byte(`[]`), uint8(2), 1, 4, "L1")
+	f.Add([]byte("xyz"), []byte(entry(`"t"`, "1", `{"start":1}`)), []byte(`"\ud83d"`), uint8(1), 2, 2, "#")
+	f.Add([]byte("xyz"), []byte(`{"citations":[{"dataPartId":"d","offset":1.0,"locator":"#/%7e0"},{"data_part_id":"f","offset":3},1]}`), []byte(`{"~":2}`), uint8(0), 0, 0, "/~0")
+	f.Fuzz(func(t *testing.T, text, meta, data []byte, unit uint8, split, offset int, locator string) {
+		if len(text)+len(meta)+len(data)+len(locator) > 1<<16 {
+			return
+		}
+		u := citations.Unit(unit % 3)
+		loc, err := json.Marshal(locator)
+		if err != nil {
+			return
+		}
+		extra := []byte(`{"dataPartId":"t","citations":[{"data_part_id":"d","offset":` + strconv.Itoa(offset) + `,"locator":` + string(loc) + `}]}`)
+		parts := fuzzParts(text, meta, data, split, extra)
+		var r citations.Resolver
+		r.Reset(citations.Options{Unit: u, MaxCitations: 64})
+		res := r.Resolve(parts)
+		if !bytes.Equal(res.Text, text) {
+			t.Fatalf("joined text %q, want %q", res.Text, text)
+		}
+		prev := 0
+		for i, c := range res.Citations {
+			if c.ByteOffset < prev || c.ByteOffset > len(text) {
+				t.Fatalf("citation %d at byte %d: out of order or out of bounds (%d bytes)", i, c.ByteOffset, len(text))
+			}
+			prev = c.ByteOffset
+			if p, err := citations.Convert(text, c.Offset, u); err != nil || p != c.Position {
+				t.Fatalf("citation %d at %+v, Convert gives %+v, %v", i, c.Position, p, err)
+			}
+			if c.DataPart < 0 || c.DataPart >= len(parts) || c.Number < 1 {
+				t.Fatalf("citation %d: data part %d, number %d", i, c.DataPart, c.Number)
+			}
+			if c.Err != nil {
+				if c.Target != nil || !matchesSentinel(c.Err) {
+					t.Fatalf("citation %d: Err %v with target %q", i, c.Err, c.Target)
+				}
+				continue
+			}
+			cited := parts[c.DataPart]
+			src := cited.Data
+			if cited.Kind == citations.PartText {
+				src = cited.Text
+			}
+			if c.TargetKind != citations.ValueText || cited.Kind == citations.PartText {
+				if end := c.TargetOffset + len(c.Target); c.TargetOffset < 0 || end > len(src) || !bytes.Equal(src[c.TargetOffset:end], c.Target) {
+					t.Fatalf("citation %d: target %q is not at %d in the cited part", i, c.Target, c.TargetOffset)
+				}
+			}
+		}
+		for _, d := range res.Diagnostics {
+			if !matchesSentinel(d) || d.Part < 0 || d.Part >= len(parts) || d.Error() == "" {
+				t.Fatalf("diagnostic %v matches no sentinel or names no part", d)
+			}
+		}
+		plain := citations.AppendRenderFunc(nil, res.Text, res.Citations, func(dst []byte, _ *citations.Resolved) []byte { return dst })
+		if !bytes.Equal(plain, text) {
+			t.Fatalf("rendering with empty markers changed the text")
+		}
+		for _, s := range []citations.Style{citations.Numbered, citations.Footnotes, citations.HTML} {
+			citations.AppendRender(nil, res.Text, res.Citations, s)
+		}
+		again := citations.Resolve(parts, citations.Options{Unit: u, MaxCitations: 64})
+		if len(again.Citations) != len(res.Citations) || len(again.Diagnostics) != len(res.Diagnostics) {
+			t.Fatalf("a fresh Resolve disagrees with a reset Resolver")
+		}
+	})
+}
+
+func matchesSentinel(err error) bool {
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,108 @@
+package citations_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+func renderParts() []citations.Part {
+	return []citations.Part{
+		{Kind: citations.PartText, Text: []byte(`Café "A&B" <ok>.`), Metadata: []byte(`{"citations":[
+			{"data_part_id":"p'1","offset":4,"locator":"/x"},
+			{"data_part_id":"p2","offset":4,"locator":"L1-L2"},
+			{"data_part_id":"p'1","offset":16}]}`)},
+		{Kind: citations.PartData, Data: []byte(`{"x":1}`), Metadata: []byte(`{"dataPartId":"p'1"}`)},
+		{Kind: citations.PartData, Data: []byte(`"a\nb"`), Metadata: []byte(`{"dataPartId":"p2"}`)},
+	}
+}
+
+func TestAppendRender(t *testing.T) {
+	res := citations.Resolve(renderParts(), citations.Options{})
+	if len(res.Diagnostics) != 0 || len(res.Citations) != 3 {
+		t.Fatalf("diagnostics %v, %d citations", res.Diagnostics, len(res.Citations))
+	}
+	tests := []struct {
+		name  string
+		style citations.Style
+		want  string
+	}{
+		{"numbered", citations.Numbered, `>>Café[1][2] "A&B" <ok>.[1]`},
+		{"footnotes", citations.Footnotes, ">>Café[^1][^2] \"A&B\" <ok>.[^1]\n\n[^1]: p'1 /x\n[^2]: p2 L1-L2\n"},
+		{"html", citations.HTML, `>>Café<sup><a href="#cite-1">1</a></sup><sup><a href="#cite-2">2</a></sup> &#34;A&amp;B&#34; &lt;ok&gt;.<sup><a href="#cite-1">1</a></sup>` +
+			"\n<ol class=\"citations\">\n<li id=\"cite-1\" value=\"1\">p&#39;1 /x</li>\n<li id=\"cite-2\" value=\"2\">p2 L1-L2</li>\n</ol>\n"},
+		{"unknown style renders numbered", citations.Style(9), `>>Café[1][2] "A&B" <ok>.[1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := citations.AppendRender([]byte(">>"), res.Text, res.Citations, tt.style)
+			if string(got) != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAppendRenderFunc(t *testing.T) {
+	res := citations.Resolve(renderParts(), citations.Options{})
+	got := citations.AppendRenderFunc(nil, res.Text, res.Citations, func(dst []byte, c *citations.Resolved) []byte {
+		dst = append(dst, "{"...)
+		dst = append(dst, c.ID...)
+		dst = append(dst, '@')
+		dst = strconv.AppendInt(dst, int64(c.UTF16Index), 10)
+		return append(dst, '}')
+	})
+	if want := `Café{p'1@4}{p2@4} "A&B" <ok>.{p'1@16}`; string(got) != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func TestAppendRenderEdges(t *testing.T) {
+	text := []byte("abc")
+	tests := []struct {
+		name  string
+		cites []citations.Resolved
+		want  string
+	}{
+		{"no citations", nil, "abc"},
+		{"at start and end", []citations.Resolved{{Number: 1}, {Position: citations.Position{ByteOffset: 3}, Number: 2}}, "[1]abc[2]"},
+		{"behind the previous one goes with it", []citations.Resolved{{Position: citations.Position{ByteOffset: 2}, Number: 1}, {Position: citations.Position{ByteOffset: 1}, Number: 2}}, "ab[1][2]c"},
+		{"past the end goes to the end", []citations.Resolved{{Position: citations.Position{ByteOffset: 99}, Number: 1}}, "abc[1]"},
+		{"negative goes to the start", []citations.Resolved{{Position: citations.Position{ByteOffset: -5}, Number: 1}}, "[1]abc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := citations.AppendRender(nil, text, tt.cites, citations.Numbered); string(got) != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := citations.AppendRender(nil, text, nil, citations.Footnotes); string(got) != "abc" {
+		t.Fatalf("footnotes without citations: %q", got)
+	}
+	if got := citations.AppendRender(nil, text, nil, citations.HTML); string(got) != "abc" {
+		t.Fatalf("HTML without citations: %q", got)
+	}
+}
+
+func TestStrings(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{citations.CodePoints.String(), "CodePoints"},
+		{citations.UTF16.String(), "UTF16"},
+		{citations.Unit(7).String(), "Invalid(7)"},
+		{citations.PartData.String(), "Data"},
+		{citations.PartKind(9).String(), "Invalid(9)"},
+		{citations.LocatorLines.String(), "Lines"},
+		{citations.LocatorKind(9).String(), "Invalid(9)"},
+		{citations.ValueNull.String(), "Null"},
+		{citations.ValueKind(99).String(), "Invalid(99)"},
+		{citations.HTML.String(), "HTML"},
+		{citations.Style(5).String(), "Invalid(5)"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("String() = %q, want %q", tt.got, tt.want)
+		}
+	}
+}
