@@ -127,7 +127,7 @@ func (d *Decoder) decodeDoc(data []byte, kind docKind) (*Event, error) {
 }
 
 func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
-	d.ev = Event{}
+	d.clearEvent()
 	d.text = d.text[:0]
 	d.parts = d.parts[:0]
 	d.artifacts = d.artifacts[:0]
@@ -250,6 +250,29 @@ func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
 }
 
 func (d *Decoder) popFields(start int) { d.fields = d.fields[:start] }
+
+// clearEvent zeroes the last event, touching only the payload it set: an
+// Event is large and most frames are small.
+func (d *Decoder) clearEvent() {
+	ev := &d.ev
+	switch ev.Kind {
+	case KindTask:
+		ev.Task = Task{}
+	case KindMessage:
+		ev.Message = Message{}
+	case KindStatusUpdate:
+		ev.StatusUpdate = StatusUpdate{}
+	case KindArtifactUpdate:
+		ev.ArtifactUpdate = ArtifactUpdate{}
+	case KindError, KindUnknown:
+	default:
+		// A failed decode may have filled any payload.
+		*ev = Event{}
+		return
+	}
+	ev.Kind, ev.Binding, ev.RPCID, ev.Err = 0, 0, RPCID{}, nil
+	ev.UnknownKey, ev.UnknownRaw = nil, nil
+}
 
 // payloadKind maps a stream response key, lowerCamelCase or snake_case, to
 // its event kind; 0 for any other key.
@@ -999,12 +1022,12 @@ func (d *Decoder) str(f *jsonx.Field) ([]byte, error) {
 
 // strAt reads the string whose opening quote is at pos.
 func (d *Decoder) strAt(pos int) ([]byte, error) {
-	end := jsonx.StringEnd(d.data, pos)
+	end, plain := scanString(d.data, pos)
 	if end < 0 {
 		return nil, d.fail(pos, ErrInvalidJSON)
 	}
 	raw := d.data[pos+1 : end]
-	if !needsUnescape(raw) {
+	if plain {
 		return raw, nil
 	}
 	first := len(d.text)

@@ -68,3 +68,50 @@ func TestAppendUnescapedEveryBMPEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestScanString compares the word-at-a-time scanString with a byte loop,
+// for every special byte at every offset of strings of up to 40 bytes.
+func TestScanString(t *testing.T) {
+	naive := func(data []byte, q int) (int, bool) {
+		plain := true
+		for i := q + 1; i < len(data); i++ {
+			switch c := data[i]; {
+			case c == '"':
+				return i, plain
+			case c == '\\':
+				plain = false
+				i++
+			case c < 0x20:
+				plain = false
+			}
+		}
+		return -1, false
+	}
+	fillers := []byte{'a', 0x7f, 0x80, 0xe2, 0xff, ' ', '!', '#', '[', ']'}
+	specials := []byte{'"', '\\', 0x00, 0x1f, '\n'}
+	for n := 0; n <= 40; n++ {
+		for _, fill := range fillers {
+			for _, sp := range specials {
+				for at := 0; at <= n; at++ {
+					data := make([]byte, 0, n+3)
+					data = append(data, '"')
+					for i := 0; i < n; i++ {
+						c := fill
+						if i == at {
+							c = sp
+						}
+						data = append(data, c)
+					}
+					for _, tail := range []string{`"`, `x"`, ``} {
+						in := append(data[:len(data):len(data)], tail...)
+						e1, p1 := scanString(in, 0)
+						e2, p2 := naive(in, 0)
+						if e1 != e2 || p1 != p2 {
+							t.Fatalf("scanString(%q) = %d, %v; want %d, %v", in, e1, p1, e2, p2)
+						}
+					}
+				}
+			}
+		}
+	}
+}

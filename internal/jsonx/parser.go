@@ -144,7 +144,16 @@ func (p *Parser) AppendFields(dst []Field, v Value) []Field {
 // valueAfterKey returns the position of the value of the member whose key's
 // first byte (after the opening quote) is at pos, or -1.
 func valueAfterKey(data []byte, pos int) int {
-	end := StringEnd(data, pos-1)
+	// Keys are short: a plain loop beats bytes.IndexByte's call.
+	end := -1
+	for i := pos; i < len(data); i++ {
+		if c := data[i]; c == '"' {
+			end = i
+			break
+		} else if c == '\\' {
+			i++
+		}
+	}
 	if end < 0 {
 		return -1
 	}
