@@ -27,7 +27,7 @@ func benchParts(size, n int) []citations.Part {
 		meta.WriteString(`{"data_part_id":"dp.`)
 		meta.WriteString(strconv.Itoa(i % 10))
 		meta.WriteString(`","offset":`)
-		meta.WriteString(strconv.Itoa((i*7919)%(runes+1)))
+		meta.WriteString(strconv.Itoa((i * 7919) % (runes + 1)))
 		meta.WriteString(`,"locator":`)
 		if i%10 == 9 {
 			meta.WriteString(`"L` + strconv.Itoa(1+i%5) + `-L` + strconv.Itoa(2+i%5) + `"`)

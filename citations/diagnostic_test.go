@@ -63,6 +63,7 @@ func TestDiagnostics(t *testing.T) {
 		{"byte inside emoji", entry(`"obj"`, `3`, ""), citations.Options{Unit: citations.Bytes}, citations.ErrOffsetSplitsChar, 0, 0, -2, false, ""},
 		{"UTF-16 between surrogates", entry(`"obj"`, `2`, ""), citations.Options{Unit: citations.UTF16}, citations.ErrOffsetSplitsChar, 0, 0, -2, false, ""},
 		{"too many", `{"citations":[{"data_part_id":"obj","offset":0},{"data_part_id":"obj","offset":0}]}`, citations.Options{MaxCitations: 1}, citations.ErrTooManyCitations, 0, 1, -2, true, ""},
+		{"scan limit", `{"citations":[{"data_part_id":"obj","offset":0,"locator":"/s"},{"data_part_id":"obj","offset":1,"locator":"/s"}]}`, citations.Options{MaxScan: 1}, citations.ErrScanLimit, 0, 1, -2, true, ""},
 		{"unknown part", entry(`"nope"`, `1`, ""), citations.Options{}, citations.ErrUnknownPart, 0, 0, -2, false, `citations: part 0 entry 0 id "nope" offset 1: no part has this data part id`},
 		{"file part", entry(`"file"`, `1`, ""), citations.Options{}, citations.ErrNotDataPart, 0, 0, -2, true, ""},
 		{"text part with a pointer", entry(`"txt"`, `1`, `"/a"`), citations.Options{}, citations.ErrNotDataPart, 0, 0, -2, true, ""},
@@ -118,7 +119,7 @@ func TestDiagnostics(t *testing.T) {
 				t.Fatalf("citations %d, want kept=%v", len(res.Citations), tt.kept)
 			}
 			for _, c := range res.Citations {
-				if tt.kept && tt.want != citations.ErrTooManyCitations && (!errors.Is(c.Err, tt.want) || c.Target != nil || c.TargetKind != citations.ValueNone) {
+				if tt.kept && tt.want != citations.ErrTooManyCitations && tt.want != citations.ErrScanLimit && (!errors.Is(c.Err, tt.want) || c.Target != nil || c.TargetKind != citations.ValueNone) {
 					t.Fatalf("kept citation has Err %v, Target %q, kind %v", c.Err, c.Target, c.TargetKind)
 				}
 			}
@@ -223,7 +224,7 @@ func TestDiagnosticMessagesArePrefixed(t *testing.T) {
 		citations.ErrOffsetSplitsChar, citations.ErrTooManyCitations, citations.ErrUnknownPart,
 		citations.ErrDuplicatePartID, citations.ErrNotDataPart, citations.ErrInvalidData,
 		citations.ErrLocatorSyntax, citations.ErrUnknownLocator, citations.ErrNoMember, citations.ErrBadIndex,
-		citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange,
+		citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange, citations.ErrScanLimit,
 	} {
 		if !strings.HasPrefix(err.Error(), "citations: ") {
 			t.Errorf("%q lacks the package prefix", err)
@@ -232,5 +233,41 @@ func TestDiagnosticMessagesArePrefixed(t *testing.T) {
 	le := &citations.LocateError{Pointer: "/a", Token: 0, Err: citations.ErrNoMember}
 	if got, want := le.Error(), `citations: locator "/a" token 0: object has no such member`; got != want {
 		t.Fatalf("LocateError %q, want %q", got, want)
+	}
+}
+
+// Many citations that each read a large part to the end stop being
+// evaluated once MaxScan is spent, instead of reading it again each time.
+func TestScanLimitBoundsWork(t *testing.T) {
+	data := []byte(`{"pad":"` + strings.Repeat("x", 1<<20) + `"}`)
+	var meta strings.Builder
+	meta.WriteString(`{"citations":[`)
+	const n = 2000
+	for i := range n {
+		if i > 0 {
+			meta.WriteByte(',')
+		}
+		meta.WriteString(`{"data_part_id":"big","offset":0,"locator":"/missing"}`)
+	}
+	meta.WriteString(`]}`)
+	parts := []citations.Part{
+		{Kind: citations.PartText, Text: []byte("x"), Metadata: []byte(meta.String())},
+		{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"big"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	evaluated, limited := 0, 0
+	for _, c := range res.Citations {
+		switch {
+		case errors.Is(c.Err, citations.ErrNoMember):
+			evaluated++
+		case errors.Is(c.Err, citations.ErrScanLimit):
+			limited++
+		}
+	}
+	// Each failed evaluation is charged the whole part; evaluation stops
+	// once more than DefaultMaxScan bytes were charged.
+	want := citations.DefaultMaxScan/len(data) + 1
+	if evaluated != want || limited != n-want {
+		t.Fatalf("%d evaluated, %d limited; want %d and %d", evaluated, limited, want, n-want)
 	}
 }

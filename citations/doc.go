@@ -72,8 +72,10 @@
 // # Limits and allocation
 //
 // An artifact's entries are capped by [Options.MaxCitations]
-// ([DefaultMaxCitations] when 0). JSON nested deeper than 300 levels is
-// invalid. A warm [Resolver] does not allocate on the success path;
+// ([DefaultMaxCitations] when 0), and the bytes of cited content its
+// locators may read by [Options.MaxScan] ([DefaultMaxScan] when 0), so
+// that thousands of citations deep into a large part cannot stall the
+// caller. JSON nested deeper than 300 levels is invalid. A warm [Resolver] does not allocate on the success path;
 // failures allocate their *LocateError.
 //
 // A Resolver must not be used from multiple goroutines at once.

@@ -67,6 +67,10 @@ var (
 	// ErrNotText means a line range was applied to content that is not
 	// text (data that is not a JSON string).
 	ErrNotText = errors.New("citations: line range on content that is not text")
+	// ErrScanLimit means the locators of the artifact already read
+	// Options.MaxScan bytes of cited content; this locator was not
+	// evaluated.
+	ErrScanLimit = errors.New("citations: locators read more than MaxScan bytes")
 	// ErrLineRange means a line range does not fit the text: a line number
 	// of 0, past the last line, or an end before the start.
 	ErrLineRange = errors.New("citations: line range out of range")

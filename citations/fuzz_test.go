@@ -16,7 +16,7 @@ var sentinels = []error{
 	citations.ErrOffsetSplitsChar, citations.ErrTooManyCitations, citations.ErrUnknownPart,
 	citations.ErrDuplicatePartID, citations.ErrNotDataPart, citations.ErrInvalidData,
 	citations.ErrLocatorSyntax, citations.ErrUnknownLocator, citations.ErrNoMember, citations.ErrBadIndex,
-	citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange,
+	citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange, citations.ErrScanLimit,
 }
 
 // fuzzParts builds an artifact from fuzz input: the text split in two text

@@ -15,6 +15,10 @@ import (
 // carry when Options.MaxCitations is 0.
 const DefaultMaxCitations = 1 << 16
 
+// DefaultMaxScan is the number of bytes of cited content that the
+// locators of one artifact may read when Options.MaxScan is 0.
+const DefaultMaxScan = 256 << 20
+
 // retainLimit is the capacity above which Reset drops a buffer rather
 // than keep it for the next artifact.
 const retainLimit = 1 << 16
@@ -27,6 +31,13 @@ type Options struct {
 	// MaxCitations caps the entries read from one artifact; the excess is
 	// reported once with ErrTooManyCitations. 0 means DefaultMaxCitations.
 	MaxCitations int
+	// MaxScan caps the bytes of cited content that locators may read for
+	// one artifact, counted as the distance from the start of the cited
+	// content to the end of the target (the whole content on failure).
+	// Once it is spent, the remaining locators fail with ErrScanLimit,
+	// so that many citations deep into a large part cannot stall the
+	// caller. 0 means DefaultMaxScan.
+	MaxScan int
 }
 
 // Result holds the outcome of resolving one artifact's citations.
@@ -75,6 +86,9 @@ type Resolver struct {
 	diags  []Diagnostic
 	strs   []byte // decoded JSON strings (ids, locators, string data)
 	ptr    jsonx.Pointer
+	// scanned counts the bytes charged to locators in this Resolve;
+	// scanned ≤ MaxScan plus one part's size.
+	scanned int
 }
 
 // NewResolver returns a Resolver with the given options.
@@ -117,10 +131,12 @@ func (r *Resolver) clear() {
 	r.cites = r.cites[:0]
 	r.diags = r.diags[:0]
 	r.strs = r.strs[:0]
+	r.scanned = 0
 }
 
-// Resolve is a convenience for NewResolver(opts).Resolve(parts): the
-// result's slices belong to the caller (they alias only parts).
+// Resolve is a convenience for NewResolver(opts).Resolve(parts) with a
+// Resolver of its own: the result stays valid as long as parts are
+// unmodified (its slices alias parts and buffers no one else holds).
 func Resolve(parts []Part, opts Options) Result {
 	var r Resolver
 	r.opts = opts
@@ -340,7 +356,15 @@ func (r *Resolver) locate(parts []Part) {
 		}
 		c.Number = info.number
 		if c.Err == nil {
-			r.target(&c, &parts[c.DataPart], info)
+			limit := r.opts.MaxScan
+			if limit <= 0 {
+				limit = DefaultMaxScan
+			}
+			if r.scanned > limit {
+				c.Err = ErrScanLimit
+			} else {
+				r.target(&c, &parts[c.DataPart], info)
+			}
 		}
 		if c.Err != nil {
 			r.diag(c.Err, c.Part, c.Index, c.ID, c.Offset)
@@ -397,6 +421,10 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 		r.lines(c, info.str)
 	default: // LocatorPointer, LocatorNone
 		raw, off, kind, token, code := r.ptr.Eval(p.Data, loc.Pointer)
+		r.scanned += len(p.Data)
+		if code == jsonx.PointerOK {
+			r.scanned -= len(p.Data) - off - len(raw)
+		}
 		if code != jsonx.PointerOK {
 			c.Err = &LocateError{Pointer: string(loc.Pointer), Token: token, Err: pointerErr(code)}
 			return
@@ -421,6 +449,10 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 // lines sets c.Target to the lines loc designates in text.
 func (r *Resolver) lines(c *Resolved, text []byte) {
 	start, end, token, ok := lineSpan(text, c.Locator.StartLine, c.Locator.EndLine)
+	r.scanned += len(text)
+	if ok {
+		r.scanned -= len(text) - end
+	}
 	if !ok {
 		c.Err = &LocateError{Pointer: string(c.Locator.AppendText(nil)), Token: token, Err: ErrLineRange}
 		return
