@@ -29,10 +29,32 @@ const maxPath = 12
 // keep it for reuse.
 const retainLimit = 1 << 20
 
-// Decoder decodes the data of SSE frames into A2A events. It reuses one JSON
-// parser and its own buffers, so that decoding allocates nothing once the
-// buffers have grown to the size of the frames (an Event of KindError is
-// the exception: its *APIError is allocated for the caller to keep).
+// Decoder decodes the data of SSE frames into A2A 1.0 events. It reuses one
+// JSON parser and its own buffers, so that decoding allocates nothing once
+// the buffers have grown to the size of the frames (an Event of KindError
+// is the exception: its *APIError is allocated for the caller to keep).
+//
+// It reads both bindings: HTTP+JSON, where the data is the StreamResponse,
+// and JSON-RPC, where it is {"jsonrpc":"2.0","id":…,"result":…} or an error
+// response. Names are lowerCamelCase or, as ProtoJSON readers accept,
+// snake_case; enums are names or numbers; a missing member or null means
+// the default; unknown members are ignored. The A2A 0.3 shape is refused
+// with ErrLegacyShape.
+//
+// Text is byte-exact. The bytes of a JSON string pass through unchanged,
+// invalid UTF-8 included (a delta may end in the middle of a rune); escapes
+// are decoded, a surrogate pair escape to the 4-byte UTF-8 of its
+// character. A lone surrogate escape, which is what a delta ending in the
+// middle of a pair carries ("…\ud83d" then "\ude00…"), becomes the 3-byte
+// generalized UTF-8 (WTF-8) form of the surrogate: 0xED 0xA0–0xAF 0x80–0xBF
+// for a high surrogate, 0xED 0xB0–0xBF 0x80–0xBF for a low one. It is never
+// replaced by U+FFFD nor left as its six characters. Package utf8buf joins
+// a high surrogate in this form at the end of one delta with a low one at
+// the start of the next into the 4-byte UTF-8 of the pair. Strings with no
+// escape are views of the frame's data; the others are unescaped into the
+// Decoder's buffer. An invalid escape or a raw control character in a
+// string the Decoder reads is ErrInvalidJSON; raw views (Metadata.Raw,
+// Part.Data) are passed on as the JSON parser accepted them.
 //
 // The zero Decoder is ready to use. A Decoder must not be used from
 // multiple goroutines at once.

@@ -35,8 +35,8 @@ func (k PartKind) String() string {
 type Part struct {
 	// Kind is the part's content kind.
 	Kind PartKind
-	// Text is the text, unescaped byte-exactly (see the package doc for
-	// lone surrogate escapes); empty for an empty text part.
+	// Text is the text, unescaped byte-exactly (see [Decoder] for lone
+	// surrogate escapes); empty for an empty text part.
 	Text []byte
 	// Raw is the decoded content of a raw part (base64 on the wire, standard
 	// or URL alphabet, padded or not).
