@@ -111,8 +111,13 @@ type Lexer struct {
 	skipMid bool  // the current line's start was dropped: it is not blank
 	skipOff int64 // stream offset where the skipped event or line began
 
-	// Stream state that persists across events.
+	// Stream state that persists across events. The last event ID is
+	// buf[lastFrom:lastTo] while lastInBuf (no copy per event); reserve
+	// copies it into lastID before it moves or overwrites buf.
 	lastID      []byte
+	lastFrom    int
+	lastTo      int
+	lastInBuf   bool
 	streamRetry int64
 	hasStream   bool // streamRetry was set
 
@@ -204,16 +209,43 @@ func (lx *Lexer) Next() bool {
 				}
 			}
 		}
-		e := lx.eol()
-		if e < 0 {
+		// Find the line end. Each byte is searched at most once for LF
+		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
+		// LF and buf[cur:crNext] no CR. In a stream without CRs the CR
+		// search runs once over each Write's bytes.
+		b := lx.buf
+		ls := lx.cur
+		lf := max(lx.lfNext, ls)
+		if lf < len(b) && b[lf] != '\n' {
+			i := bytes.IndexByte(b[lf:], '\n')
+			if i < 0 {
+				i = len(b) - lf
+			}
+			lx.scanned += int64(i)
+			lf += i
+		}
+		lx.lfNext = lf
+		e := lf
+		if cr := max(lx.crNext, ls); cr < lf {
+			if b[cr] != '\r' {
+				i := bytes.IndexByte(b[cr:], '\r')
+				if i < 0 {
+					i = len(b) - cr
+				}
+				lx.scanned += int64(i)
+				cr += i
+			}
+			lx.crNext = cr
+			e = min(lf, cr)
+		}
+		if e == len(b) {
 			lx.partial()
 			return lx.end()
 		}
-		ls := lx.cur
 		next := e + 1
-		if lx.buf[e] == '\r' {
-			if next < len(lx.buf) {
-				if lx.buf[next] == '\n' {
+		if b[e] == '\r' {
+			if next < len(b) {
+				if b[next] == '\n' {
 					next++
 				}
 			} else {
@@ -221,6 +253,24 @@ func (lx *Lexer) Next() bool {
 			}
 		}
 		lx.cur = next
+		if lx.skip == skipNone {
+			// The common cases: a field line of an event within bounds,
+			// and the blank line that ends it.
+			if e > ls && e-lx.start <= lx.max && b[ls] != ':' {
+				if !lx.pending {
+					lx.pending = true
+					lx.evStart = ls
+				}
+				lx.field(ls, e)
+				continue
+			}
+			if e == ls && ls-lx.start <= lx.max {
+				if lx.dispatch(next) {
+					return true
+				}
+				continue
+			}
+		}
 		if lx.line(ls, e, next) {
 			return true
 		}
@@ -258,17 +308,15 @@ func (lx *Lexer) Close() error {
 	}
 	// Complete lines are still buffered: run the scanner to the end on a
 	// copy of the state, then restore it so that Next delivers the frames.
-	// Next never writes into buf, only into data and lastID.
+	// Next never writes into buf nor lastID, only into data.
 	saved := *lx
 	savedData := bytes.Clone(lx.data)
-	savedID := bytes.Clone(lx.lastID)
 	lx.onComment = nil
 	for lx.Next() || !lx.fatal {
 	}
 	verdict := lx.closeErr
 	*lx = saved
 	lx.data = append(lx.data[:0], savedData...)
-	lx.lastID = append(lx.lastID[:0], savedID...)
 	lx.closeErr, lx.verdict = verdict, true
 	return verdict
 }
@@ -304,7 +352,12 @@ func keep(b []byte) []byte {
 // the stream cut before its blank line. It may be called at any time. The
 // slice aliases the Lexer's buffer and is valid only until the next call to
 // Write, Next, Close or Reset; it must not be modified.
-func (lx *Lexer) LastEventID() []byte { return lx.lastID }
+func (lx *Lexer) LastEventID() []byte {
+	if lx.lastInBuf {
+		return lx.buf[lx.lastFrom:lx.lastTo:lx.lastTo]
+	}
+	return lx.lastID
+}
 
 // Retry returns the stream's reconnection time in milliseconds from the
 // most recent valid "retry" field of an event that a blank line ended,
@@ -342,47 +395,6 @@ func (lx *Lexer) stripBOM() bool {
 	lx.start = lx.cur
 	lx.bomOK = true
 	return true
-}
-
-// eol returns the index of the CR or LF that ends the line starting at
-// lx.cur, or -1 when the buffered input holds no line end after lx.cur.
-// Each byte is searched at most once for LF and once for CR over the whole
-// life of the Lexer, whatever the chunking.
-func (lx *Lexer) eol() int {
-	b := lx.buf
-	lf := max(lx.lfNext, lx.cur)
-	if lf < len(b) && b[lf] != '\n' {
-		i := bytes.IndexByte(b[lf:], '\n')
-		if i < 0 {
-			lx.scanned += int64(len(b) - lf)
-			lf = len(b)
-		} else {
-			lx.scanned += int64(i)
-			lf += i
-		}
-	}
-	lx.lfNext = lf
-	cr := max(lx.crNext, lx.cur)
-	if cr < lf && b[cr] != '\r' {
-		// Searching for CR only up to the LF keeps the search to one line
-		// in the common LF-only stream.
-		i := bytes.IndexByte(b[cr:lf], '\r')
-		if i < 0 {
-			lx.scanned += int64(lf - cr)
-			cr = lf
-		} else {
-			lx.scanned += int64(i)
-			cr += i
-		}
-	}
-	lx.crNext = cr
-	if cr < lf {
-		return cr
-	}
-	if lf < len(b) {
-		return lf
-	}
-	return -1
 }
 
 // partial is called when the buffered input ends inside a line. It bounds
@@ -433,7 +445,7 @@ func (lx *Lexer) cutError() error {
 	return &SyntaxError{
 		Offset: off,
 		Size:   lx.base + int64(len(lx.buf)) - off,
-		ID:     string(lx.lastID),
+		ID:     string(lx.LastEventID()),
 		Pos:    -1,
 		Err:    io.ErrUnexpectedEOF,
 	}
@@ -511,12 +523,21 @@ func (lx *Lexer) line(ls, e, next int) bool {
 // comment.
 func (lx *Lexer) field(ls, e int) {
 	b := lx.buf
+	// Fast paths for the lines that every A2A event has.
 	if e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
 		v := ls + 5
 		if v < e && b[v] == ' ' {
 			v++
 		}
 		lx.addData(v, e)
+		return
+	}
+	if e-ls >= 3 && string(b[ls:ls+3]) == "id:" {
+		v := ls + 3
+		if v < e && b[v] == ' ' {
+			v++
+		}
+		lx.setID(v, e)
 		return
 	}
 	name, v := e, e // a line without a colon is a field name with an empty value
@@ -535,14 +556,19 @@ func (lx *Lexer) field(ls, e int) {
 	case "event":
 		lx.typeFrom, lx.typeTo = v, e
 	case "id":
-		lx.scanned += int64(e - v)
-		if bytes.IndexByte(b[v:e], 0) < 0 {
-			lx.idFrom, lx.idTo, lx.idSet = v, e, true
-		}
+		lx.setID(v, e)
 	case "retry":
 		if n, ok := parseRetry(b[v:e]); ok {
 			lx.retry, lx.hasRetry = n, true
 		}
+	}
+}
+
+// setID sets the pending last event ID to buf[v:e], unless it holds a NUL.
+func (lx *Lexer) setID(v, e int) {
+	lx.scanned += int64(e - v)
+	if bytes.IndexByte(lx.buf[v:e], 0) < 0 {
+		lx.idFrom, lx.idTo, lx.idSet = v, e, true
 	}
 }
 
@@ -592,7 +618,7 @@ func (lx *Lexer) dispatch(next int) bool {
 		return false
 	}
 	if lx.idSet {
-		lx.lastID = append(lx.lastID[:0], lx.buf[lx.idFrom:lx.idTo]...)
+		lx.lastFrom, lx.lastTo, lx.lastInBuf = lx.idFrom, lx.idTo, true
 	}
 	if lx.hasRetry {
 		lx.streamRetry, lx.hasStream = lx.retry, true
@@ -614,7 +640,7 @@ func (lx *Lexer) dispatch(next int) bool {
 		} else {
 			f.Data = lx.data[:len(lx.data):len(lx.data)]
 		}
-		f.ID = lx.lastID[:len(lx.lastID):len(lx.lastID)]
+		f.ID = lx.LastEventID()
 		f.Retry, f.HasRetry = lx.retry, lx.hasRetry
 	}
 	lx.clearPending()
@@ -651,7 +677,7 @@ func (lx *Lexer) endSkip(end int) {
 	lx.err = &SyntaxError{
 		Offset: lx.skipOff,
 		Size:   lx.base + int64(end) - lx.skipOff,
-		ID:     string(lx.lastID),
+		ID:     string(lx.LastEventID()),
 		Pos:    -1,
 		Err:    ErrEventTooLarge,
 	}
@@ -663,6 +689,10 @@ func (lx *Lexer) endSkip(end int) {
 func (lx *Lexer) reserve(n int) {
 	if cap(lx.buf)-len(lx.buf) >= n {
 		return
+	}
+	if lx.lastInBuf {
+		lx.lastID = append(lx.lastID[:0], lx.buf[lx.lastFrom:lx.lastTo]...)
+		lx.lastInBuf = false
 	}
 	kept := len(lx.buf) - lx.start
 	need := kept + n

@@ -70,7 +70,7 @@ func (r *Reader) Next() bool {
 			r.err = &SyntaxError{
 				Offset: off,
 				Size:   r.lx.base + int64(len(r.lx.buf)) - off,
-				ID:     string(r.lx.lastID),
+				ID:     string(r.lx.LastEventID()),
 				Pos:    -1,
 				Err:    r.rerr,
 			}
@@ -141,7 +141,7 @@ func (r *Reader) All() iter.Seq2[Frame, error] {
 // LastEventID returns the stream's last event ID, as [Lexer.LastEventID]
 // does: the value to send as Last-Event-ID to resume. It may be called at
 // any time; the slice is valid only until the next call to Next or Reset.
-func (r *Reader) LastEventID() []byte { return r.lx.lastID }
+func (r *Reader) LastEventID() []byte { return r.lx.LastEventID() }
 
 // Retry returns the stream's reconnection time in milliseconds, as
 // [Lexer.Retry] does, and whether the stream set one.
