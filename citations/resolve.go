@@ -26,7 +26,8 @@ const retainLimit = 1 << 16
 // Options configures a Resolver. The zero value means the defaults.
 type Options struct {
 	// Unit is the unit of the entries' offsets; the default is
-	// CodePoints.
+	// CodePoints, and a value outside the defined units counts code
+	// points too.
 	Unit Unit
 	// MaxCitations caps the entries read from one artifact; the excess is
 	// reported once with ErrTooManyCitations. 0 means DefaultMaxCitations.
