@@ -58,9 +58,11 @@
 //     a CR before it is dropped, a final LF starts no extra line;
 //   - no locator yields the whole data (or the whole text of a text part).
 //
-// A locator that does not resolve is reported with a *[LocateError] that
-// names the failing token (0-based), and the citation stays in the result
-// with Err set so it can still be rendered. Citations whose offset or id
+// A pointer or line range that does not resolve is reported with a
+// *[LocateError] that names the failing token (0-based); a locator that
+// cannot be parsed, a cited part of the wrong kind or invalid data with the
+// bare sentinel. Either way the citation stays in the result with Err set,
+// so it can still be rendered. Citations whose offset or id
 // failed are only in the diagnostics.
 //
 // Markers are inserted in one pass by [AppendRender] ([Numbered] "[1]",
