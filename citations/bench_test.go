@@ -10,8 +10,12 @@ import (
 
 // benchParts builds an answer of about size bytes of mixed-script text
 // citing n times into ten data parts (nested objects, and a transcript
-// string cited by line ranges), offsets in code points.
-func benchParts(size, n int) []citations.Part {
+// string cited by line ranges), offsets in code points, scattered.
+func benchParts(size, n int) []citations.Part { return benchPartsOrder(size, n, false) }
+
+// benchPartsOrder is benchParts with the entries in text order when
+// sorted, as servers usually emit them.
+func benchPartsOrder(size, n int, sorted bool) []citations.Part {
 	const sentence = "Le patient présente une toux 咳嗽 depuis 3 jours 😷; HbA1c 7.2 %, LDL 4.1 mmol/L. "
 	var text strings.Builder
 	for text.Len() < size {
@@ -64,15 +68,22 @@ func benchParts(size, n int) []citations.Part {
 // BenchmarkResolve resolves 1,000 citations over a 100 KiB answer with a
 // warm Resolver. SetBytes counts the answer text.
 func BenchmarkResolve(b *testing.B) {
-	parts := benchParts(100<<10, 1000)
-	var r citations.Resolver
-	if res := r.Resolve(parts); len(res.Diagnostics) != 0 || len(res.Citations) != 1000 {
-		b.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics[:min(3, len(res.Diagnostics))])
-	}
-	b.SetBytes(int64(len(parts[0].Text)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r.Resolve(parts)
+	for _, order := range []struct {
+		name   string
+		sorted bool
+	}{{"scattered", false}, {"text-order", true}} {
+		b.Run(order.name, func(b *testing.B) {
+			parts := benchPartsOrder(100<<10, 1000, order.sorted)
+			var r citations.Resolver
+			if res := r.Resolve(parts); len(res.Diagnostics) != 0 || len(res.Citations) != 1000 {
+				b.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics[:min(3, len(res.Diagnostics))])
+			}
+			b.SetBytes(int64(len(parts[0].Text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Resolve(parts)
+			}
+		})
 	}
 }
 
