@@ -1,0 +1,78 @@
+//go:build !race
+
+package parser_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+func skipUnderCoverage(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("allocation counts are not meaningful under coverage")
+	}
+}
+
+// TestLexerAllocs: once its buffers have grown, a Lexer fed the token
+// corpus in 4 KiB chunks allocates nothing per chunk, hence per frame.
+func TestLexerAllocs(t *testing.T) {
+	skipUnderCoverage(t)
+	in := tokenCorpus(4000)
+	chunks := chunksOf(in, 4<<10)
+	lx := parser.NewLexer(&parser.Options{OnComment: func([]byte) {}})
+	frames := 0
+	feed := func(c []byte) {
+		lx.Write(c)
+		for lx.Next() {
+			frames++
+		}
+	}
+	for _, c := range chunks[:8] { // warm up
+		feed(c)
+	}
+	i := 8
+	allocs := testing.AllocsPerRun(len(chunks)-9, func() {
+		feed(chunks[i])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("%.2f allocations per 4 KiB chunk, want 0", allocs)
+	}
+	if frames < 3000 {
+		t.Errorf("only %d frames lexed", frames)
+	}
+}
+
+// TestReaderAllocs: a warm Reader allocates nothing per frame, nor to read
+// a whole new stream after Reset.
+func TestReaderAllocs(t *testing.T) {
+	skipUnderCoverage(t)
+	in := tokenCorpus(4000)
+	src := bytes.NewReader(in)
+	r := parser.NewReader(src, nil)
+	for range 100 { // warm up
+		r.Next()
+	}
+	allocs := testing.AllocsPerRun(3000, func() {
+		if !r.Next() {
+			t.Fatal("the corpus ended early", r.Err())
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.2f allocations per frame, want 0", allocs)
+	}
+	allocs = testing.AllocsPerRun(5, func() {
+		src.Reset(in)
+		r.Reset(src)
+		for r.Next() {
+		}
+		if r.Err() != nil {
+			t.Fatal(r.Err())
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.2f allocations per stream read after Reset, want 0", allocs)
+	}
+}
