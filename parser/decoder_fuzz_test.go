@@ -1,0 +1,71 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// FuzzDecode decodes arbitrary frame data. Properties: no panic; a failure
+// is a *SyntaxError wrapping one of the decoder's sentinels, with Pos
+// inside the data (or -1) and the frame's position; a success decodes to
+// the same event again after another frame went through the Decoder (the
+// views are rebuilt, not left stale).
+func FuzzDecode(f *testing.F) {
+	seeds := []string{
+		`{"artifactUpdate":{"taskId":"t","append":true,"artifact":{"artifactId":"a","parts":[{"text":"x\ud83d"}]}}}`,
+		`{"statusUpdate":{"status":{"state":"TASK_STATE_COMPLETED","message":{"parts":[{"text":"q"}]}},"metadata":{"$usage":{"inputTokens":"5","credits":1.5}}}}`,
+		`{"task":{"id":"t","history":[{"role":2,"parts":[{"data":[1]}],"extensions":["e"]}],"artifacts":[{"parts":[{"raw":"aGk="}]}]}}`,
+		`{"jsonrpc":"2.0","id":7,"result":{"message":{"messageId":"m","parts":[{"url":"u","metadata":{"dataPartId":"g"}}]}}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"m","data":[{"reason":"R"}]}}`,
+		`{"error":{"code":404,"status":"NOT_FOUND","details":[{"reason":"TASK_NOT_FOUND","metadata":{}}]}}`,
+		`{"kind":"status-update","final":true}`,
+		`{"newKind":{}}`,
+		`{"task":{},"message":{}}`,
+		`{"a":`,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	sentinels := []error{ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue, ErrNoPayload, ErrTwoPayloads, ErrLegacyShape}
+	other := &Frame{Data: []byte(`{"artifactUpdate":{"taskId":"zzzzzzzz","artifact":{"parts":[{"text":"\n\n\n\n\n\n\n\n"},{"raw":"////"}]},"metadata":{"$usage":{"model":"\u0000\u0000"}}}}`)}
+	var d Decoder
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		frame := &Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: data}
+		ev, err := d.Decode(frame)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %v is not a *SyntaxError", err)
+			}
+			known := false
+			for _, s := range sentinels {
+				known = known || errors.Is(err, s)
+			}
+			if !known {
+				t.Fatalf("error %v wraps no sentinel", err)
+			}
+			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || se.ID != "i" {
+				t.Fatalf("error %v has a bad position", err)
+			}
+			return
+		}
+		if ev.Kind < KindTask || ev.Kind > KindUnknown || (ev.Kind == KindError) != (ev.Err != nil) {
+			t.Fatalf("event kind %v, Err %v", ev.Kind, ev.Err)
+		}
+		first := fmt.Sprintf("%+v", *ev)
+		if _, err := d.Decode(other); err != nil {
+			t.Fatal(err)
+		}
+		ev, err = d.Decode(frame)
+		if err != nil {
+			t.Fatalf("second decode failed: %v", err)
+		}
+		if again := fmt.Sprintf("%+v", *ev); again != first {
+			t.Fatalf("second decode differs:\n%s\n%s", first, again)
+		}
+	})
+}
