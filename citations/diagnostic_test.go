@@ -127,6 +127,19 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
+// Metadata that is absent, null, empty or without citations is not a
+// problem.
+func TestNoCitations(t *testing.T) {
+	for _, meta := range []string{"", "null", " null ", "{}", `{"citations":null}`, `{"citations":[]}`, `{"other":[1]}`} {
+		parts := diagParts(meta)
+		parts = append(parts[:5], parts[7:]...) // no duplicate ids
+		res := citations.Resolve(parts, citations.Options{})
+		if len(res.Citations) != 0 || len(res.Diagnostics) != 0 {
+			t.Errorf("metadata %q: citations %v, diagnostics %v", meta, res.Citations, res.Diagnostics)
+		}
+	}
+}
+
 func TestDuplicatePartID(t *testing.T) {
 	res := citations.Resolve(diagParts(entry(`"dup"`, "1", "")), citations.Options{})
 	if len(res.Diagnostics) != 1 {

@@ -70,7 +70,8 @@ const (
 	dataUnchecked = iota
 	dataValid
 	dataInvalid
-	dataString // valid, a JSON string, decoded into strs
+	dataString    // valid, a JSON string, decoded into str
+	dataNotString // valid, not a JSON string
 )
 
 // Resolver resolves the citations of artifacts, reusing its buffers from
@@ -233,6 +234,9 @@ func (r *Resolver) parseEntries(parts []Part) {
 			continue
 		}
 		meta := jsonx.Trim(parts[p].Metadata)
+		if string(meta) == "null" || len(meta) == 0 {
+			continue
+		}
 		if !jsonx.Valid(meta) {
 			r.diag(ErrBadMetadata, p, -1, nil, -1)
 			continue
@@ -404,47 +408,57 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 		c.Err = ErrInvalidData
 		return
 	}
+	whole := jsonx.Trim(p.Data) // valid JSON: exactly the value
 	switch loc.Kind {
 	case LocatorLines:
+		if info.state == dataValid {
+			info.state = dataNotString
+			if jsonx.KindOf(whole[0]) == jsonx.KindString {
+				s, ok := stringValue(whole, &r.strs)
+				if !ok {
+					c.Err = ErrInvalidData
+					return
+				}
+				info.state, info.str = dataString, s
+			}
+		}
 		if info.state != dataString {
-			raw, _, kind, _, _ := r.ptr.Eval(p.Data, nil)
-			if kind != jsonx.KindString {
-				c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
-				return
-			}
-			s, ok := stringValue(raw, &r.strs)
-			if !ok {
-				c.Err = ErrInvalidData
-				return
-			}
-			info.state, info.str = dataString, s
+			c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
+			return
 		}
 		r.lines(c, info.str)
-	default: // LocatorPointer, LocatorNone
-		raw, off, kind, token, code := r.ptr.Eval(p.Data, loc.Pointer)
-		r.scanned += len(p.Data)
-		if code == jsonx.PointerOK {
-			r.scanned -= len(p.Data) - off - len(raw)
+		return
+	case LocatorNone:
+		c.Target, c.TargetKind = whole, valueKind(jsonx.KindOf(whole[0]))
+		c.TargetOffset = 0
+		for c.TargetOffset < len(p.Data) && p.Data[c.TargetOffset] != whole[0] {
+			c.TargetOffset++ // skip the leading whitespace Trim removed
 		}
-		if code != jsonx.PointerOK {
-			c.Err = &LocateError{Pointer: string(loc.Pointer), Token: token, Err: pointerErr(code)}
-			return
-		}
-		if loc.Kind == LocatorPointer && loc.StartLine > 0 {
-			if kind != jsonx.KindString {
-				c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
-				return
-			}
-			s, ok := stringValue(raw, &r.strs)
-			if !ok {
-				c.Err = ErrInvalidData
-				return
-			}
-			r.lines(c, s)
-			return
-		}
-		c.Target, c.TargetOffset, c.TargetKind = raw, off, valueKind(kind)
+		return
 	}
+	raw, off, kind, token, code := r.ptr.Eval(p.Data, loc.Pointer)
+	r.scanned += len(p.Data)
+	if code == jsonx.PointerOK {
+		r.scanned -= len(p.Data) - off - len(raw)
+	}
+	if code != jsonx.PointerOK {
+		c.Err = &LocateError{Pointer: string(loc.Pointer), Token: token, Err: pointerErr(code)}
+		return
+	}
+	if loc.Kind == LocatorPointer && loc.StartLine > 0 {
+		if kind != jsonx.KindString {
+			c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
+			return
+		}
+		s, ok := stringValue(raw, &r.strs)
+		if !ok {
+			c.Err = ErrInvalidData
+			return
+		}
+		r.lines(c, s)
+		return
+	}
+	c.Target, c.TargetOffset, c.TargetKind = raw, off, valueKind(kind)
 }
 
 // lines sets c.Target to the lines loc designates in text.
