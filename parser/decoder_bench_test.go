@@ -193,9 +193,11 @@ func BenchmarkDecode(b *testing.B) {
 			body()
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				body()
 			}
+			reportCPU(b, start)
 		})
 		b.Run("LexEncodingJSON/"+name, func(b *testing.B) {
 			lx := parser.NewLexer(nil)
@@ -216,9 +218,11 @@ func BenchmarkDecode(b *testing.B) {
 			body()
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				body()
 			}
+			reportCPU(b, start)
 		})
 	}
 	b.Run("Decode", func(b *testing.B) {
@@ -235,13 +239,16 @@ func BenchmarkDecode(b *testing.B) {
 		body()
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			body()
 		}
+		reportCPU(b, start)
 	})
 	b.Run("EncodingJSON", func(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			for _, data := range datas {
 				var j jStreamResponse
@@ -250,5 +257,6 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		}
+		reportCPU(b, start)
 	})
 }
