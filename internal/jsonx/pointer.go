@@ -58,11 +58,14 @@ func KindOf(c byte) Kind {
 
 // Valid reports whether doc is exactly one JSON value, optionally
 // surrounded by whitespace, nested at most MaxDepth deep, with no control
-// character inside a string (fastjson alone lets them through in keys). It does not
-// allocate when doc is valid.
+// character inside a string (fastjson alone lets them through in keys).
+// It does not allocate when doc is valid.
 func Valid(doc []byte) bool {
 	depth := 0
 	for i := 0; i < len(doc); i++ {
+		if !structural[doc[i]] {
+			continue
+		}
 		switch doc[i] {
 		case '"':
 			end := stringEnd(doc, i)
@@ -128,6 +131,9 @@ func stringEnd(b []byte, i int) int {
 	return -1
 }
 
+// structural marks the bytes that matter when skipping a container.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
+
 // valueEnd returns the index just past the value that starts at b[i], or
 // -1 when it does not end well. Containers are skipped by counting
 // brackets outside strings, which is exact for valid JSON and terminates on
@@ -142,6 +148,9 @@ func valueEnd(b []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for ; i < len(b); i++ {
+			if !structural[b[i]] {
+				continue
+			}
 			switch b[i] {
 			case '"':
 				end := stringEnd(b, i)
