@@ -333,6 +333,10 @@ func (r *Reducer) setStatus(f *parser.Frame, s *parser.Status, check bool) {
 	}
 	r.updates = append(r.updates, Update{Kind: UpdateState, Seq: seqOf(f), State: to, Message: r.res.StatusMessage})
 	if !to.Terminal() && !to.Interrupted() {
+		// The task works again (after an interrupted state, on a
+		// resumed stream): the run is not over until its next final
+		// status.
+		r.final = false
 		return
 	}
 	r.terminal = to.Terminal()
@@ -357,10 +361,12 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 // applyArtifact appends or replaces the parts of one artifact and seals it
 // on its last chunk. It returns false when the run ended.
 func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendParts, last bool) bool {
-	id := string(in.ArtifactID)
-	a := r.index[id]
+	// The map lookup converts the id without allocating; only a new
+	// artifact makes a string of it.
+	a := r.index[string(in.ArtifactID)]
 	switch {
 	case a == nil:
+		id := string(in.ArtifactID)
 		if appendParts && !r.diag(f, Diagnostic{ArtifactID: id, Err: ErrUnknownArtifact}) {
 			return false
 		}
@@ -372,7 +378,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 		r.index[id] = a
 		r.res.Artifacts = append(r.res.Artifacts, a)
 	case a.Sealed:
-		if !r.diag(f, Diagnostic{ArtifactID: id, Err: ErrSealedArtifact}) {
+		if !r.diag(f, Diagnostic{ArtifactID: a.ID, Err: ErrSealedArtifact}) {
 			return false
 		}
 		a.Sealed = false
@@ -607,13 +613,19 @@ func (r *Reducer) resolve(a *Artifact) {
 // inside an event or of a failed read (nil for a clean end). A run that
 // had not reached a terminal or interrupted state ends with a
 // *TruncatedError. Finish returns the run's error and leaves an UpdateDone
-// in Updates; calling it again does nothing more.
+// in Updates, unless the run had already ended with an error (whose
+// UpdateDone was left by the Apply or Fail that ended it): a run has one
+// UpdateDone. Calling Finish again does nothing more.
 func (r *Reducer) Finish(offset int64, cut error) error {
 	r.updates = r.updates[:0]
 	if r.finished {
 		return r.err
 	}
-	if r.err == nil && !r.final {
+	if r.err != nil {
+		r.finished = true
+		return r.err
+	}
+	if !r.final {
 		r.err = &TruncatedError{
 			TaskID:      r.res.TaskID,
 			ContextID:   r.res.ContextID,

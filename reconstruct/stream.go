@@ -86,7 +86,15 @@ func (s *Stream) Next() bool {
 			return true
 		}
 		s.batch, s.next, s.cur = s.batch[:0], 0, nil
-		if s.red.finished || s.red.err != nil && !s.closed {
+		if s.red.finished {
+			return false
+		}
+		if s.red.err != nil {
+			// The run ended with an error and its UpdateDone was
+			// handed out: the rest of the input is not read.
+			if s.closed {
+				s.red.Finish(0, nil)
+			}
 			return false
 		}
 		if s.lx.Next() {
@@ -104,28 +112,22 @@ func (s *Stream) Next() bool {
 		if err == nil && !s.closed {
 			return false
 		}
-		var cut error
-		switch {
-		case err == nil:
-			cut = s.readErr
-		case errors.Is(err, io.ErrUnexpectedEOF):
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			// An oversized event: the run cannot be rebuilt without it.
+			s.red.Fail(s.shift(err))
+			s.batch = s.red.Updates()
+			continue
+		}
+		// The end of the input, clean or cut inside an event.
+		cut := s.readErr
+		if err != nil {
 			cut = s.shift(err)
 			if s.readErr != nil {
 				cut = errors.Join(s.readErr, cut)
 			}
-		default:
-			// An oversized event: the run cannot be rebuilt without it.
-			s.red.Fail(s.shift(err))
-			s.batch = append(s.batch[:0], s.red.Updates()...)
-			if !s.closed {
-				continue
-			}
-			cut = s.readErr
 		}
-		if s.closed {
-			s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
-			s.batch = append(s.batch, s.red.Updates()...)
-		}
+		s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
+		s.batch = s.red.Updates()
 	}
 }
 
@@ -240,10 +242,15 @@ func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 					err = io.ErrNoProgress
 				}
 			}
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				s.Close()
-			} else if err != nil {
+			case err != nil:
 				s.CloseWithError(err)
+			case s.red.err != nil:
+				// The run ended with an error: nothing more it
+				// reads can change it, so stop reading.
+				s.Close()
 			}
 		}
 		for s.Next() {
