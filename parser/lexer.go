@@ -89,6 +89,9 @@ type Lexer struct {
 	skipLF bool // the previous line ended with a CR at the end of the input seen so far
 	bomOK  bool // the start of the stream has been checked for a BOM
 	closed bool
+	// drained reports that Next has run out of complete lines since the
+	// last Write: what is buffered is one unfinished event within max.
+	drained bool
 
 	// The pending event: lines received since the last blank line.
 	// Indices point into buf and are valid only while pending is true.
@@ -154,8 +157,9 @@ func (lx *Lexer) init(opts *Options) {
 // Write appends p to the input. It copies p and never retains it; frames
 // are then pulled with Next. It returns len(p) and a nil error, except
 // [ErrWriteAfterClose] after Close and [ErrBufferFull] when more than
-// MaxEventSize bytes are already buffered unread (call Next until it
-// returns false before writing more); nothing is written then.
+// MaxEventSize bytes are buffered and Next has not run out of complete
+// lines since the last Write (call Next until it returns false with a nil
+// Err, then write again); nothing is written then.
 //
 // Write invalidates the views of the last Frame.
 func (lx *Lexer) Write(p []byte) (int, error) {
@@ -168,11 +172,12 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if len(lx.buf)-lx.start > lx.max {
+	if !lx.drained && len(lx.buf)-lx.start > lx.max {
 		return 0, ErrBufferFull
 	}
 	lx.reserve(len(p))
 	lx.buf = append(lx.buf, p...)
+	lx.drained = false
 	return len(p), nil
 }
 
@@ -199,6 +204,7 @@ func (lx *Lexer) Next() bool {
 		}
 		if lx.skipLF {
 			if lx.cur == len(lx.buf) {
+				lx.partial()
 				return lx.end()
 			}
 			lx.skipLF = false
@@ -421,6 +427,7 @@ func (lx *Lexer) partial() {
 // settles the verdict and drops the unfinished tail.
 func (lx *Lexer) end() bool {
 	if !lx.closed {
+		lx.drained = true
 		return false
 	}
 	if !lx.verdict {

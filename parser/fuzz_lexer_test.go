@@ -1,0 +1,104 @@
+package parser_test
+
+import (
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// FuzzLexer checks, for any input and MaxEventSize: no panic; every error is
+// a *SyntaxError wrapping ErrEventTooLarge or io.ErrUnexpectedEOF; the same
+// frames, errors and last event ID whether the input is fed whole, whole
+// before any Next, one byte at a time, in random chunks drawn from seed,
+// or read by a Reader; and InputOffset()+Buffered() always equals the bytes
+// written. The seeds are the rule table and the recorded streams.
+func FuzzLexer(f *testing.F) {
+	for _, tc := range lexCases {
+		f.Add([]byte(tc.in), uint16(tc.max), int64(len(tc.in)))
+	}
+	for _, in := range testdataStreams(f) {
+		f.Add([]byte(in), uint16(0), int64(1))
+		f.Add([]byte(in), uint16(200), int64(2))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, max uint16, seed int64) {
+		if len(in) > 1<<16 {
+			return // cap the work per input
+		}
+		opts := &parser.Options{MaxEventSize: int(max)}
+		whole := lexChunks(t, [][]byte{in}, opts, true)
+		for _, r := range whole.records {
+			if r[:3] != "too" && r[:3] != "cut" {
+				if r[0] != '@' {
+					t.Fatalf("undocumented error: %s", r)
+				}
+			}
+		}
+		check := func(how string, got lexResult) {
+			t.Helper()
+			if diff := cmp.Diff(whole.records, got.records); diff != "" {
+				t.Fatalf("%s differs from whole (-whole +%s):\n%s", how, how, diff)
+			}
+			if got.last != whole.last {
+				t.Fatalf("%s: LastEventID %q, whole %q", how, got.last, whole.last)
+			}
+		}
+		if len(in) <= int(max) || max == 0 {
+			check("undrained", lexChunks(t, [][]byte{in}, opts, false))
+		}
+		if len(in) <= 4096 {
+			check("1-byte", lexChunks(t, chunksOf(in, 1), opts, true))
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 0))
+		var chunks [][]byte
+		for rest := in; len(rest) > 0; {
+			n := min(len(rest), 1+rng.IntN(64))
+			chunks = append(chunks, rest[:n])
+			rest = rest[n:]
+		}
+		check("random", lexChunks(t, chunks, opts, true))
+
+		r := parser.NewReader(&chunkReader{chunks: chunks}, opts)
+		var got []string
+		for {
+			if r.Next() {
+				got = append(got, record(r.Frame()))
+				continue
+			}
+			err := r.Err()
+			if err == nil {
+				break
+			}
+			var se *parser.SyntaxError
+			if !errors.As(err, &se) || !(errors.Is(err, parser.ErrEventTooLarge) || errors.Is(err, io.ErrUnexpectedEOF)) {
+				t.Fatalf("Reader: undocumented error %v", err)
+			}
+			got = append(got, errRecord(err))
+			if !errors.Is(err, parser.ErrEventTooLarge) {
+				break
+			}
+		}
+		if diff := cmp.Diff(whole.records, got); diff != "" {
+			t.Fatalf("Reader differs from the Lexer (-lexer +reader):\n%s", diff)
+		}
+	})
+}
+
+// chunkReader returns its chunks one per Read.
+type chunkReader struct{ chunks [][]byte }
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.chunks[0])
+	c.chunks[0] = c.chunks[0][n:]
+	if len(c.chunks[0]) == 0 {
+		c.chunks = c.chunks[1:]
+	}
+	return n, nil
+}
