@@ -1,0 +1,296 @@
+package reconstruct_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/utf8buf"
+)
+
+// Each rule broken is a Diagnostic that does not stop the run, and under
+// Strict the error that ends it, with what came before kept.
+func TestDiagnostics(t *testing.T) {
+	otherStatus := strings.Replace(status("TASK_STATE_WORKING", "", ""), taskID, "task.other", 1)
+	tests := []struct {
+		name   string
+		events []string
+		err    error
+		// check looks at the lenient result.
+		check func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic)
+	}{
+		{"unknown artifact", []string{more("a", "x"), completion("b", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrUnknownArtifact, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, "a", d.ArtifactID)
+				assert.Equal(t, "x", string(artifact(t, res, "a").Text()), "the append created the artifact")
+			}},
+		{"status after terminal", []string{completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", ""), status("TASK_STATE_WORKING", "", "")},
+			reconstruct.ErrAfterFinal, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, parser.TaskStateCompleted, res.State, "terminal states are immutable")
+				assert.Equal(t, parser.TaskStateCompleted, d.From)
+				assert.Equal(t, parser.TaskStateWorking, d.To)
+				assert.Equal(t, "ok", answerText(res))
+			}},
+		{"artifact after terminal", []string{completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", ""), first("b", "late")},
+			reconstruct.ErrAfterFinal, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, "b", d.ArtifactID)
+				assert.Equal(t, "late", string(artifact(t, res, "b").Text()), "artifact updates are kept")
+				assert.Equal(t, "ok", answerText(res))
+			}},
+		{"forbidden transition", []string{status("TASK_STATE_SUBMITTED", "", ""), status("TASK_STATE_WORKING", "", ""), completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrTransition, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, parser.TaskStateWorking, d.From)
+				assert.Equal(t, parser.TaskStateSubmitted, d.To)
+				assert.Equal(t, parser.TaskStateCompleted, res.State, "taken all the same: the old state was not terminal")
+			}},
+		{"other task", []string{otherStatus, completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrOtherTask, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, "task.other", d.TaskID)
+				assert.Equal(t, taskID, res.TaskID)
+			}},
+		{"sealed artifact", []string{completion("a", text("ok")), more("a", "!"), completion("b", text("b")), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrSealedArtifact, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				a := artifact(t, res, "a")
+				assert.Equal(t, "ok!", string(a.Text()))
+				assert.False(t, a.Sealed, "the update reopened it")
+				assert.Equal(t, "b", answerText(res))
+			}},
+		{"unknown event", []string{`{"futureEvent":{"x":1}}`, completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrUnknownEvent, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Equal(t, "ok", answerText(res))
+				assert.Equal(t, int64(2), d.Seq)
+				assert.Equal(t, "d-2", d.ID)
+			}},
+		{"no answer", []string{first("a", "hmm"), thinkingClose("a"), status("TASK_STATE_COMPLETED", "", "")},
+			reconstruct.ErrNoAnswer, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
+				assert.Nil(t, res.Answer)
+				assert.Equal(t, parser.TaskStateCompleted, res.State)
+			}},
+	}
+	for _, tt := range tests {
+		in := sse("d", append([]string{task("TASK_STATE_WORKING")}, tt.events...)...)
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := reconstruct.Read(strings.NewReader(in), nil)
+			require.NoError(t, err, "a diagnostic does not end the run")
+			require.Len(t, res.Diagnostics, 1)
+			d := res.Diagnostics[0]
+			assert.ErrorIs(t, &d, tt.err)
+			assert.Greater(t, d.Offset, int64(0))
+			assert.Contains(t, d.Error(), tt.err.Error())
+			tt.check(t, res, d)
+		})
+		t.Run(tt.name+"/strict", func(t *testing.T) {
+			r := runStream(in, whole, &reconstruct.Options{Strict: true})
+			require.ErrorIs(t, r.err, tt.err)
+			var d *reconstruct.Diagnostic
+			require.ErrorAs(t, r.err, &d)
+			assert.Equal(t, r.err, r.res.Err)
+			assert.Equal(t, 1, r.dones, "one UpdateDone")
+			assert.Equal(t, reconstruct.UpdateDone, r.kinds[len(r.kinds)-1])
+			assert.Equal(t, taskID, r.res.TaskID, "what came before is kept")
+			assert.NotEmpty(t, r.res.State)
+		})
+	}
+}
+
+// An error document inside the stream, in either binding, ends the run
+// with an *EventError that matches ErrServer and holds the *parser.APIError;
+// everything received before is kept.
+func TestInStreamError(t *testing.T) {
+	before := []string{task("TASK_STATE_WORKING"), first("a", "partial "), more("a", "text")}
+	rest := sse("e", append(before, `{"error":{"code":503,"status":"UNAVAILABLE","message":"model overloaded"}}`, status("TASK_STATE_COMPLETED", "", ""))...)
+	for _, tt := range []struct{ name, in string }{{"REST", rest}, {"JSON-RPC", rpc(rest)}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runStream(tt.in, whole, nil)
+			var ee *reconstruct.EventError
+			require.ErrorAs(t, r.err, &ee)
+			assert.ErrorIs(t, r.err, reconstruct.ErrServer)
+			var api *parser.APIError
+			require.ErrorAs(t, r.err, &api)
+			assert.Equal(t, "model overloaded", api.Message)
+			assert.Equal(t, int64(4), ee.Seq)
+			assert.Equal(t, "e-4", ee.ID)
+			assert.Equal(t, "partial text", string(artifact(t, r.res, "a").Text()))
+			assert.Equal(t, "partial text", r.live["a"])
+			assert.Equal(t, parser.TaskStateWorking, r.res.State, "the status after the error is not applied")
+			assert.Equal(t, "e-4", r.res.LastEventID)
+			assert.Equal(t, 1, r.dones)
+			assert.Equal(t, r.err, r.res.Err)
+		})
+	}
+}
+
+// Input that cannot be decoded, or an event over MaxEventSize, ends the run
+// with the parser's *SyntaxError; what came before is kept.
+func TestInputErrors(t *testing.T) {
+	ok := sse("i", task("TASK_STATE_WORKING"), first("a", "kept"))
+	tests := []struct {
+		name string
+		in   string
+		opts *reconstruct.Options
+		err  error
+	}{
+		{"invalid JSON", ok + "data: {not json\n\n" + sse("j", status("TASK_STATE_COMPLETED", "", "")), nil, parser.ErrInvalidJSON},
+		{"legacy shape", ok + "data: {\"kind\":\"status-update\",\"final\":true}\n\n", nil, parser.ErrLegacyShape},
+		{"oversized event", ok + sse("j", more("a", strings.Repeat("x", 300))) + sse("k", status("TASK_STATE_COMPLETED", "", "")),
+			&reconstruct.Options{MaxEventSize: 256}, parser.ErrEventTooLarge},
+		{"artifact too large", ok + sse("j", more("a", strings.Repeat("x", 100))), &reconstruct.Options{MaxArtifactSize: 64}, reconstruct.ErrArtifactTooLarge},
+		{"too many artifacts", ok + sse("j", first("b", "1"), first("c", "2")), &reconstruct.Options{MaxArtifacts: 2}, reconstruct.ErrTooManyArtifacts},
+	}
+	for _, tt := range tests {
+		for _, split := range []struct {
+			name string
+			s    splitter
+		}{{"whole", whole}, {"1-byte", oneByte}} {
+			t.Run(tt.name+"/"+split.name, func(t *testing.T) {
+				r := runStream(tt.in, split.s, tt.opts)
+				require.ErrorIs(t, r.err, tt.err)
+				assert.NotErrorIs(t, r.err, reconstruct.ErrTruncated)
+				assert.Equal(t, "kept", string(artifact(t, r.res, "a").Text()))
+				assert.Equal(t, "kept", r.live["a"])
+				assert.Equal(t, 1, r.dones)
+				var se *parser.SyntaxError
+				var ee *reconstruct.EventError
+				assert.True(t, errors.As(r.err, &se) || errors.As(r.err, &ee), "the error says where: %v", r.err)
+			})
+		}
+	}
+}
+
+// model is an independent, simple reading of a stream's complete events
+// (parser only): what a truncated run must still hold.
+type model struct {
+	taskID, ctxID string
+	state         parser.TaskState
+	lastID        string
+	texts         map[string][]byte
+	order         []string
+	final         bool // a final status, a direct reply or an error was seen
+}
+
+// modelOf reads the complete events of in.
+func modelOf(t testing.TB, in string) *model {
+	m := &model{texts: map[string][]byte{}}
+	rd := parser.NewReader(strings.NewReader(in), nil)
+	var dec parser.Decoder
+	for rd.Next() && !m.final {
+		f := rd.Frame()
+		m.lastID = string(f.ID)
+		ev, err := dec.Decode(&f)
+		if err != nil {
+			m.final = true
+			break
+		}
+		if id := ev.TaskID(); len(id) > 0 && m.taskID == "" {
+			m.taskID = string(id)
+		}
+		if c := ev.ContextID(); len(c) > 0 {
+			m.ctxID = string(c)
+		}
+		switch ev.Kind {
+		case parser.KindTask:
+			m.state = ev.Task.Status.State
+		case parser.KindStatusUpdate:
+			m.state = ev.StatusUpdate.Status.State
+		case parser.KindArtifactUpdate:
+			u := &ev.ArtifactUpdate
+			id := string(u.Artifact.ArtifactID)
+			if _, ok := m.texts[id]; !ok {
+				m.order = append(m.order, id)
+			}
+			var txt []byte
+			if u.Append {
+				txt = m.texts[id]
+			}
+			for _, p := range u.Artifact.Parts {
+				if p.Kind == parser.PartText {
+					txt = utf8buf.Append(txt, p.Text)
+				}
+			}
+			m.texts[id] = append([]byte{}, txt...)
+		case parser.KindMessage, parser.KindError:
+			m.final = true
+		}
+		m.final = m.final || m.state.Terminal() || m.state.Interrupted()
+	}
+	return m
+}
+
+// cuts returns the offsets at which to cut in: every event boundary, and
+// inside every event its first byte, its middle and just before its blank
+// line.
+func cuts(in string) (boundaries, inside []int) {
+	off := 0
+	for _, ev := range strings.SplitAfter(in, "\n\n") {
+		if ev == "" {
+			continue
+		}
+		boundaries = append(boundaries, off)
+		if strings.Contains(ev, "data:") { // not a comment
+			inside = append(inside, off+1, off+len(ev)/2, off+len(ev)-1)
+		}
+		off += len(ev)
+	}
+	return boundaries, inside
+}
+
+// A stream cut at any event boundary or inside any event gives a
+// *TruncatedError naming the task, context, state and last event id, and
+// the Result keeps every artifact's text received.
+func TestTruncation(t *testing.T) {
+	for _, c := range corpus(t) {
+		t.Run(c.name, func(t *testing.T) {
+			boundaries, inside := cuts(c.in)
+			for _, set := range []struct {
+				cutInside bool
+				offs      []int
+			}{{false, boundaries}, {true, inside}} {
+				for _, off := range set.offs {
+					prefix := c.in[:off]
+					m := modelOf(t, prefix)
+					if m.final {
+						continue // the run was over before the cut
+					}
+					res, err := reconstruct.Read(strings.NewReader(prefix), nil)
+					var te *reconstruct.TruncatedError
+					require.ErrorAs(t, err, &te, "cut at %d", off)
+					assert.ErrorIs(t, err, reconstruct.ErrTruncated)
+					assert.Equal(t, set.cutInside, errors.Is(err, io.ErrUnexpectedEOF), "cut at %d: %v", off, err)
+					assert.Equal(t, m.taskID, te.TaskID, "cut at %d", off)
+					assert.Equal(t, m.ctxID, te.ContextID, "cut at %d", off)
+					assert.Equal(t, m.state, te.State, "cut at %d", off)
+					assert.Equal(t, m.lastID, te.LastEventID, "cut at %d", off)
+					assert.Equal(t, m.lastID, res.LastEventID, "cut at %d", off)
+					assert.Equal(t, int64(off), te.Offset, "cut at %d", off)
+					assert.Equal(t, m.order, ids(res.Artifacts), "cut at %d", off)
+					for _, a := range res.Artifacts {
+						assert.Equal(t, string(m.texts[a.ID]), string(a.Text()), "cut at %d: artifact %s", off, a.ID)
+					}
+					assert.Contains(t, te.Error(), m.state.String())
+				}
+			}
+		})
+	}
+}
+
+// The truncation error of a failed read carries the read's error.
+func TestTruncationByReadError(t *testing.T) {
+	boom := errors.New("connection reset")
+	r := io.MultiReader(strings.NewReader(sse("x", task("TASK_STATE_WORKING"), first("a", "so far"))), &errReader{boom})
+	res, err := reconstruct.Read(r, nil)
+	var te *reconstruct.TruncatedError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, boom)
+	assert.ErrorIs(t, err, reconstruct.ErrTruncated)
+	assert.Equal(t, "so far", string(artifact(t, res, "a").Text()))
+}
+
+type errReader struct{ err error }
+
+func (r *errReader) Read([]byte) (int, error) { return 0, r.err }
