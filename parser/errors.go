@@ -41,7 +41,8 @@ var (
 	ErrFieldValue = errors.New("parser: invalid value for field")
 	// ErrNoPayload means a stream response has none of task, message,
 	// statusUpdate, artifactUpdate (nor an error, nor a single unknown key),
-	// or a JSON-RPC response has neither result nor error.
+	// a JSON-RPC response has neither result nor error, a part has none of
+	// text, raw, url and data, or an error body has no error member.
 	ErrNoPayload = errors.New("parser: no payload in stream response")
 	// ErrTwoPayloads means a stream response or JSON-RPC response has more
 	// than one payload key, or a part has more than one of text, raw, url
