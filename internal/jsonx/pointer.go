@@ -110,10 +110,21 @@ func skipWS(b []byte, i int) int {
 }
 
 // stringEnd returns the index just past the closing quote of the string
-// that opens at b[i], or -1 when it is not closed. It jumps from quote to
-// quote and counts the backslashes before each one.
+// that opens at b[i], or -1 when it is not closed. Short strings (most
+// keys and codes) are scanned byte by byte; past shortString bytes it
+// jumps from quote to quote and counts the backslashes before each one.
 func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
+	const shortString = 32
+	j := i + 1
+	for limit := min(len(b), j+shortString); j < limit; j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		}
+	}
+	for j < len(b) {
 		q := bytes.IndexByte(b[j:], '"')
 		if q < 0 {
 			return -1
