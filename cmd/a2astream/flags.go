@@ -1,0 +1,262 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The exit codes. They are listed in the usage text; keep both in step.
+const (
+	exitOK          = 0 // the run completed (or the agent replied directly)
+	exitFailed      = 1 // the run ended FAILED, CANCELED or REJECTED
+	exitUsage       = 2 // bad flags or arguments
+	exitInterrupted = 3 // the run paused in INPUT_REQUIRED or AUTH_REQUIRED
+	exitTruncated   = 4 // the stream ended before the run did (after any resume)
+	exitAPI         = 5 // the server answered with an error
+	exitProtocol    = 6 // the bytes are not a valid A2A stream
+	exitIO          = 7 // the input could not be read or the server reached
+)
+
+const shortUsage = "Run 'a2astream --help' for usage.\n"
+
+const usage = `a2astream shows the Server-Sent-Events stream of an A2A 1.0 agent.
+
+Usage:
+  a2astream [flags] [FILE | URL | -]
+
+The source is a recorded stream (FILE), standard input (-, or no argument
+when stdin is not a terminal), or an agent's A2A base URL (http:// or
+https://). Flags may come before or after the source, as with curl; both
+-flag and --flag work. With no argument and a terminal on stdin, or with
+--demo, a bundled sample stream is played.
+
+Output (one of; the default is for people):
+      --json          print the final result as one JSON document
+      --frames        print each SSE frame as one JSON line
+      --events        print each decoded A2A event as one JSON line
+By default the answer streams to stdout as it arrives, thinking narration
+is marked as such, state changes and status messages go to stderr, and the
+end shows the answer with its citations as footnotes, the final state and
+the usage. Colour is used on a terminal unless NO_COLOR is set.
+
+Playback:
+      --demo          play a bundled sample stream
+      --speed X       pace of playback: X times the default pace of about
+                      16 frames a second; 0 means no delay (default 1 for
+                      --demo, 0 otherwise)
+
+URL mode (the URL is the agent's A2A base, such as https://host/…/a2a):
+  -H, --header 'Name: value'
+                      add a request header (repeatable; 'Name:' removes it)
+  -m, --message TEXT  POST a user message with this text to message:stream
+  -d, --data BODY     POST BODY as is (@FILE reads it from FILE, @- from stdin)
+      --task ID       with --message: continue this task (after INPUT_REQUIRED)
+      --context ID    with --message: use this context id
+      --subscribe ID  POST tasks/{ID}:subscribe to follow a running task
+      --last-event-id ID
+                      send this Last-Event-ID header
+      --jsonrpc       use the JSON-RPC binding (POST to the base URL itself,
+                      methods SendStreamingMessage and SubscribeToTask)
+      --no-resume     do not resubscribe when the connection drops
+      --retries N     resubscriptions allowed after drops (default 5)
+      --retry-delay D first backoff before resubscribing, doubled each time
+                      (default 500ms)
+REST requests go to {URL}/message:stream and {URL}/tasks/{id}:subscribe.
+Without -m, -d or --subscribe the URL is fetched with GET as a stream.
+
+Reading:
+      --strict        treat every protocol rule broken as an error
+      --unit U        unit of citation offsets: codepoints (default), bytes
+                      or utf16
+
+Exit status:
+  0  the run completed (or the agent replied with a message)
+  1  the run ended FAILED, CANCELED or REJECTED
+  2  usage error
+  3  the run needs input or authorization (INPUT_REQUIRED, AUTH_REQUIRED)
+  4  the stream ended before the run did (truncated, resume failed or off)
+  5  the server answered with an error (HTTP or JSON-RPC, before or in the
+     stream)
+  6  protocol error: the bytes are not a valid A2A 1.0 stream
+  7  the input could not be read or the server could not be reached
+`
+
+// errHelp asks for the usage text.
+var errHelp = errors.New("help requested")
+
+// mode is the output mode.
+type mode int
+
+const (
+	modeHuman mode = iota
+	modeJSON
+	modeFrames
+	modeEvents
+)
+
+// config is what the flags and arguments asked for.
+type config struct {
+	source     string // FILE, "-" or a URL; "" for the demo
+	demo       bool
+	mode       mode
+	speed      float64 // playback pace; 0 = no delay
+	speedSet   bool    // --speed was given
+	headers    []string
+	message    string
+	hasMessage bool
+	data       string
+	hasData    bool
+	taskID     string
+	contextID  string
+	subscribe  string
+	lastID     string
+	jsonrpc    bool
+	noResume   bool
+	retries    int
+	retryDelay time.Duration
+	strict     bool
+	unit       string
+}
+
+// isURL reports whether the source is an HTTP(S) URL.
+func (c *config) isURL() bool {
+	return strings.HasPrefix(c.source, "http://") || strings.HasPrefix(c.source, "https://")
+}
+
+// headerList collects repeated -H flags.
+type headerList struct{ h *[]string }
+
+func (l headerList) String() string { return "" }
+
+func (l headerList) Set(v string) error {
+	if i := strings.IndexByte(v, ':'); i <= 0 || strings.TrimSpace(v[:i]) == "" {
+		return errors.New("header must be 'Name: value'")
+	}
+	*l.h = append(*l.h, v)
+	return nil
+}
+
+// parseArgs parses the command line. Flags may come before and after the
+// source; "--" ends the flags.
+func parseArgs(args []string) (*config, error) {
+	c := &config{retries: 5, retryDelay: 500 * time.Millisecond}
+	fs := flag.NewFlagSet("a2astream", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var jsonOut, frames, events, help bool
+	speed := fs.String("speed", "", "")
+	fs.BoolVar(&jsonOut, "json", false, "")
+	fs.BoolVar(&frames, "frames", false, "")
+	fs.BoolVar(&events, "events", false, "")
+	fs.BoolVar(&c.demo, "demo", false, "")
+	fs.BoolVar(&help, "help", false, "")
+	fs.BoolVar(&help, "h", false, "")
+	fs.Var(headerList{&c.headers}, "H", "")
+	fs.Var(headerList{&c.headers}, "header", "")
+	fs.Func("m", "", func(v string) error { c.message, c.hasMessage = v, true; return nil })
+	fs.Func("message", "", func(v string) error { c.message, c.hasMessage = v, true; return nil })
+	fs.Func("d", "", func(v string) error { c.data, c.hasData = v, true; return nil })
+	fs.Func("data", "", func(v string) error { c.data, c.hasData = v, true; return nil })
+	fs.StringVar(&c.taskID, "task", "", "")
+	fs.StringVar(&c.contextID, "context", "", "")
+	fs.StringVar(&c.subscribe, "subscribe", "", "")
+	fs.StringVar(&c.lastID, "last-event-id", "", "")
+	fs.BoolVar(&c.jsonrpc, "jsonrpc", false, "")
+	fs.BoolVar(&c.noResume, "no-resume", false, "")
+	fs.IntVar(&c.retries, "retries", 5, "")
+	fs.DurationVar(&c.retryDelay, "retry-delay", c.retryDelay, "")
+	fs.BoolVar(&c.strict, "strict", false, "")
+	fs.StringVar(&c.unit, "unit", "codepoints", "")
+
+	var sources []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return nil, errHelp
+			}
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			sources = append(sources, rest...)
+			break
+		}
+		sources = append(sources, rest[0])
+		args = rest[1:]
+	}
+	if help {
+		return nil, errHelp
+	}
+	if len(sources) > 1 {
+		return nil, errors.New("more than one source: " + strings.Join(sources, ", "))
+	}
+	if len(sources) == 1 {
+		c.source = sources[0]
+	}
+
+	n := 0
+	for _, on := range []bool{jsonOut, frames, events} {
+		if on {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return nil, errors.New("--json, --frames and --events exclude each other")
+	case jsonOut:
+		c.mode = modeJSON
+	case frames:
+		c.mode = modeFrames
+	case events:
+		c.mode = modeEvents
+	}
+
+	if c.demo && c.source != "" {
+		return nil, errors.New("--demo plays the bundled sample and takes no source")
+	}
+	if *speed != "" {
+		v, err := strconv.ParseFloat(*speed, 64)
+		if err != nil || v < 0 || v != v {
+			return nil, errors.New("--speed wants a number ≥ 0, such as 2 or 0.5")
+		}
+		c.speed, c.speedSet = v, true
+	}
+	switch c.unit {
+	case "codepoints", "bytes", "utf16":
+	default:
+		return nil, errors.New("--unit must be codepoints, bytes or utf16")
+	}
+	if c.retries < 0 {
+		return nil, errors.New("--retries must be ≥ 0")
+	}
+	if c.retryDelay < 0 {
+		return nil, errors.New("--retry-delay must be ≥ 0")
+	}
+
+	requests := 0
+	for _, on := range []bool{c.hasMessage, c.hasData, c.subscribe != ""} {
+		if on {
+			requests++
+		}
+	}
+	if requests > 1 {
+		return nil, errors.New("--message, --data and --subscribe exclude each other")
+	}
+	urlOnly := requests > 0 || len(c.headers) > 0 || c.jsonrpc || c.lastID != "" || c.taskID != "" || c.contextID != ""
+	if urlOnly && !c.isURL() {
+		return nil, errors.New("-H, -m, -d, --subscribe, --jsonrpc, --task, --context and --last-event-id need an http(s) URL source")
+	}
+	if (c.taskID != "" || c.contextID != "") && !c.hasMessage {
+		return nil, errors.New("--task and --context go with --message")
+	}
+	if c.jsonrpc && requests == 0 {
+		return nil, errors.New("--jsonrpc needs --message, --data or --subscribe")
+	}
+	return c, nil
+}

@@ -1,0 +1,323 @@
+package main
+
+// This file is structured as: the output for people, which streams the
+// text of the artifacts to stdout as it arrives and tells the states on
+// stderr, then shows the answer's citations, the final state and the usage.
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// The ANSI styles used on a terminal.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// thinkingPrefix starts each line of narration known to be thinking when
+// the output is not coloured.
+const thinkingPrefix = "[thinking] "
+
+// human is the output for people.
+//
+// The text of every artifact goes to stdout as its updates arrive, in whole
+// characters. The stream only says that an artifact was intermediate
+// thinking when it closes it, so narration that streamed before its close
+// was shown as plain text; the close is then marked by a line that says the
+// text above was thinking, dimmed on a terminal. Text already known to be
+// thinking when it arrives is shown dimmed on a terminal, and with each
+// line prefixed "[thinking] " otherwise.
+type human struct {
+	out, errw          io.Writer
+	outColor, errColor bool
+	// shared is true when stdout and stderr are the same terminal: a line
+	// on stderr then first ends the text line on stdout.
+	shared bool
+
+	cur     *reconstruct.Artifact // the artifact whose text was shown last
+	midLine bool                  // stdout's last byte is not a line end
+	// plain holds the artifacts whose text was shown before they were
+	// known as thinking.
+	plain     map[*reconstruct.Artifact]bool
+	lastState parser.TaskState
+	notes     int
+}
+
+func newHuman(out, errw io.Writer, outColor, errColor, shared bool) *human {
+	return &human{out: out, errw: errw, outColor: outColor, errColor: errColor, shared: shared,
+		plain: make(map[*reconstruct.Artifact]bool)}
+}
+
+func (h *human) frame(*parser.Frame, *parser.Event, error) {}
+
+// style wraps s in an ANSI style when on is true.
+func style(on bool, code, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// endLine ends the text line on stdout, if one is open.
+func (h *human) endLine() {
+	if h.midLine {
+		io.WriteString(h.out, "\n")
+		h.midLine = false
+	}
+}
+
+// errLine writes one line to stderr.
+func (h *human) errLine(s string) {
+	if h.shared {
+		h.endLine()
+	}
+	io.WriteString(h.errw, s+"\n")
+}
+
+func (h *human) update(u *reconstruct.Update) {
+	switch u.Kind {
+	case reconstruct.UpdateText:
+		h.text(u.Artifact, u.Text, false)
+	case reconstruct.UpdateReplaced:
+		h.text(u.Artifact, u.Text, true)
+	case reconstruct.UpdateSealed:
+		a := u.Artifact
+		if a.Thinking && h.plain[a] {
+			h.endLine()
+			if h.outColor {
+				io.WriteString(h.out, style(true, ansiDim, "╰─ thinking: the narration above is not the answer")+"\n")
+			} else {
+				io.WriteString(h.out, thinkingPrefix+"^ the narration above was intermediate thinking, not the answer\n")
+			}
+		}
+	case reconstruct.UpdateState:
+		if u.State == h.lastState && u.Message == nil {
+			return
+		}
+		h.lastState = u.State
+		line := h.stateName(u.State)
+		if u.Message != nil {
+			if t := messageText(u.Message); t != "" {
+				line += " " + indent(t)
+			}
+		}
+		h.errLine(line)
+	}
+}
+
+// text shows new text of artifact a, or its replacing text.
+func (h *human) text(a *reconstruct.Artifact, t []byte, replaced bool) {
+	if a != h.cur || replaced {
+		h.endLine()
+		if h.cur != nil && a != h.cur {
+			io.WriteString(h.out, "\n")
+		}
+		h.cur = a
+		if replaced {
+			io.WriteString(h.out, style(h.outColor, ansiDim, "[replaced: the artifact's text is now]")+"\n")
+		}
+	}
+	if len(t) == 0 {
+		return
+	}
+	if !a.Thinking {
+		h.plain[a] = true
+		h.out.Write(t)
+		h.midLine = t[len(t)-1] != '\n'
+		return
+	}
+	// Known thinking: set apart line by line.
+	for len(t) > 0 {
+		line := t
+		if i := bytes.IndexByte(t, '\n'); i >= 0 {
+			line = t[:i+1]
+		}
+		t = t[len(line):]
+		if !h.midLine && !h.outColor {
+			io.WriteString(h.out, thinkingPrefix)
+		}
+		if h.outColor {
+			body := bytes.TrimSuffix(line, []byte("\n"))
+			io.WriteString(h.out, style(true, ansiDim, string(body)))
+			if len(body) < len(line) {
+				io.WriteString(h.out, "\n")
+			}
+		} else {
+			h.out.Write(line)
+		}
+		h.midLine = line[len(line)-1] != '\n'
+	}
+}
+
+// stateName returns the state's name, coloured by outcome on a terminal.
+func (h *human) stateName(s parser.TaskState) string {
+	name := "● " + s.String()
+	if s == parser.TaskStateUnspecified {
+		name = "● no state"
+	}
+	code := ansiCyan
+	switch {
+	case s == parser.TaskStateCompleted:
+		code = ansiGreen
+	case s.Interrupted():
+		code = ansiYellow
+	case s.Terminal():
+		code = ansiRed
+	}
+	return style(h.errColor, code, name)
+}
+
+func (h *human) note(msg string) {
+	h.notes++
+	h.errLine(style(h.errColor, ansiYellow, "↻ "+msg))
+}
+
+// finish shows the answer with its citations, then the final state, the
+// usage, the diagnostics and the error.
+func (h *human) finish(res *reconstruct.Result, err error) {
+	h.endLine()
+	if res != nil && res.Answer != nil && len(res.Answer.Citations) > 0 {
+		a := res.Answer
+		io.WriteString(h.out, "\n"+style(h.outColor, ansiDim, "── answer with citations ──")+"\n")
+		out := citations.AppendRender(nil, a.Text(), a.Citations, citations.Footnotes)
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		h.out.Write(out)
+	}
+	if res != nil {
+		h.summary(res)
+	}
+	if err != nil {
+		h.errLine(style(h.errColor, ansiRed+ansiBold, "error: ") + describeError(err))
+		var trunc *reconstruct.TruncatedError
+		if errors.As(err, &trunc) && trunc.TaskID != "" {
+			hint := "resume with: a2astream --subscribe " + trunc.TaskID
+			if trunc.LastEventID != "" {
+				hint += " --last-event-id " + trunc.LastEventID
+			}
+			h.errLine("  " + hint + " URL")
+		}
+	}
+}
+
+// summary writes the final state and what came with it to stderr.
+func (h *human) summary(res *reconstruct.Result) {
+	var b strings.Builder
+	b.WriteString(h.stateName(res.State))
+	if res.State == parser.TaskStateUnspecified && res.Message != nil && res.TaskID == "" {
+		b.Reset()
+		b.WriteString(style(h.errColor, ansiGreen, "● direct message reply"))
+	}
+	if res.TaskID != "" {
+		b.WriteString("  task " + res.TaskID)
+	}
+	h.errLine("── final: " + b.String())
+	if res.StatusMessage != nil && res.State != parser.TaskStateWorking {
+		if t := messageText(res.StatusMessage); t != "" {
+			h.errLine("   message: " + indent(t))
+		}
+	}
+	if res.Answer != nil {
+		n := len(res.Answer.Citations)
+		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " bytes, " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + res.Answer.ID + ")")
+	}
+	if th := res.Thinking(); len(th) > 0 {
+		h.errLine("   thinking: " + strconv.Itoa(len(th)) + " artifact" + plural(len(th)))
+	}
+	if u := res.Usage; u != nil {
+		h.errLine("   usage: " + usageLine(u))
+	}
+	if res.LastEventID != "" {
+		h.errLine("   last event id: " + res.LastEventID)
+	}
+	for i := range res.Diagnostics {
+		h.errLine(style(h.errColor, ansiYellow, "   diagnostic: ") + res.Diagnostics[i].Error())
+	}
+	if res.Answer != nil {
+		for i := range res.Answer.CitationDiagnostics {
+			h.errLine(style(h.errColor, ansiYellow, "   citation: ") + res.Answer.CitationDiagnostics[i].Error())
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// usageLine writes the fields of $usage that were present.
+func usageLine(u *reconstruct.Usage) string {
+	var parts []string
+	add := func(f parser.UsageField, s string) {
+		if u.Fields&f != 0 {
+			parts = append(parts, s)
+		}
+	}
+	add(parser.UsageModel, "model "+u.Model)
+	add(parser.UsageInputTokens, strconv.FormatInt(u.InputTokens, 10)+" input")
+	add(parser.UsageCachedInputTokens, strconv.FormatInt(u.CachedInputTokens, 10)+" cached input")
+	add(parser.UsageCacheCreationInputTokens, strconv.FormatInt(u.CacheCreationInputTokens, 10)+" cache write")
+	add(parser.UsageOutputTokens, strconv.FormatInt(u.OutputTokens, 10)+" output")
+	add(parser.UsageTotalTokens, strconv.FormatInt(u.TotalTokens, 10)+" total tokens")
+	add(parser.UsageCredits, strconv.FormatFloat(u.Credits, 'f', -1, 64)+" credits")
+	return strings.Join(parts, " · ")
+}
+
+// messageText returns the text of a status message.
+func messageText(m *reconstruct.Message) string {
+	return strings.TrimSpace(string(m.Text()))
+}
+
+// indent indents the lines after the first of a multi-line text.
+func indent(s string) string {
+	return strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// describeError says what went wrong, with the fields of a server error
+// spelled out.
+func describeError(err error) string {
+	var api *parser.APIError
+	if errors.As(err, &api) {
+		var b strings.Builder
+		b.WriteString("the server answered with an error")
+		if api.Binding != 0 {
+			b.WriteString(" (" + api.Binding.String() + ")")
+		}
+		b.WriteString(": code " + strconv.FormatInt(api.Code, 10))
+		if api.Status != "" {
+			b.WriteString(", status " + api.Status)
+		}
+		if api.Reason != "" {
+			b.WriteString(", reason " + api.Reason)
+		}
+		if api.Message != "" {
+			b.WriteString(": " + api.Message)
+		}
+		return b.String()
+	}
+	var httpErr *reconstruct.HTTPError
+	if errors.As(err, &httpErr) {
+		s := httpErr.Error()
+		if len(httpErr.Body) > 0 {
+			s += ": " + strings.TrimSpace(string(httpErr.Body[:min(len(httpErr.Body), 200)]))
+		}
+		return s
+	}
+	return err.Error()
+}

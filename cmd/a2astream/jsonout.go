@@ -1,0 +1,538 @@
+package main
+
+// This file is structured as: the JSON documents of the machine outputs
+// (the --json result, the --frames and --events lines), written from
+// structs so that the field order never changes, then the two outputs.
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// resultDoc is the --json document.
+type resultDoc struct {
+	State         string        `json:"state"`
+	TaskID        string        `json:"taskId"`
+	ContextID     string        `json:"contextId"`
+	Answer        *artifactDoc  `json:"answer"`
+	Thinking      []artifactDoc `json:"thinking"`
+	Artifacts     []artifactDoc `json:"artifacts"`
+	StatusMessage *messageDoc   `json:"statusMessage"`
+	Message       *messageDoc   `json:"message"`
+	Usage         *usageDoc     `json:"usage"`
+	LastEventID   string        `json:"lastEventId"`
+	Diagnostics   []diagDoc     `json:"diagnostics"`
+	Error         *errorDoc     `json:"error"`
+}
+
+type artifactDoc struct {
+	ArtifactID          string          `json:"artifactId"`
+	Name                string          `json:"name,omitempty"`
+	Description         string          `json:"description,omitempty"`
+	Text                string          `json:"text"`
+	Parts               []partDoc       `json:"parts"`
+	Metadata            json.RawMessage `json:"metadata,omitempty"`
+	Extensions          []string        `json:"extensions,omitempty"`
+	Thinking            bool            `json:"thinking"`
+	Sealed              bool            `json:"sealed"`
+	Citations           []citationDoc   `json:"citations"`
+	CitationDiagnostics []citeDiagDoc   `json:"citationDiagnostics"`
+}
+
+type partDoc struct {
+	Kind      string          `json:"kind"`
+	Text      *string         `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	DataText  *string         `json:"dataText,omitempty"` // data that is not valid JSON, as text
+	Raw       []byte          `json:"raw,omitempty"`      // base64
+	URL       string          `json:"url,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+}
+
+type citationDoc struct {
+	Number     int             `json:"number"`
+	ID         string          `json:"id"`
+	Offset     int             `json:"offset"`
+	ByteOffset int             `json:"byteOffset"`
+	RuneIndex  int             `json:"runeIndex"`
+	UTF16Index int             `json:"utf16Index"`
+	Locator    string          `json:"locator"`
+	Target     json.RawMessage `json:"target"`
+	TargetKind string          `json:"targetKind"`
+	Error      *string         `json:"error"`
+}
+
+type citeDiagDoc struct {
+	Part   int    `json:"part"`
+	Index  int    `json:"index"`
+	ID     string `json:"id"`
+	Offset int    `json:"offset"`
+	Error  string `json:"error"`
+}
+
+type messageDoc struct {
+	MessageID string          `json:"messageId"`
+	Role      string          `json:"role"`
+	Text      string          `json:"text"`
+	Parts     []partDoc       `json:"parts"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+}
+
+type usageDoc struct {
+	Model                    *string  `json:"model,omitempty"`
+	InputTokens              *int64   `json:"inputTokens,omitempty"`
+	OutputTokens             *int64   `json:"outputTokens,omitempty"`
+	CachedInputTokens        *int64   `json:"cachedInputTokens,omitempty"`
+	CacheCreationInputTokens *int64   `json:"cacheCreationInputTokens,omitempty"`
+	TotalTokens              *int64   `json:"totalTokens,omitempty"`
+	Credits                  *float64 `json:"credits,omitempty"`
+}
+
+type diagDoc struct {
+	Offset     int64  `json:"offset"`
+	Seq        int64  `json:"seq"`
+	ID         string `json:"id"`
+	ArtifactID string `json:"artifactId,omitempty"`
+	TaskID     string `json:"taskId,omitempty"`
+	From       string `json:"from,omitempty"`
+	To         string `json:"to,omitempty"`
+	Error      string `json:"error"`
+}
+
+// errorDoc is an error. Type is one of "api" (the server's error document,
+// before or in the stream), "http" (a response that is neither a stream nor
+// an error document), "truncated", "syntax" (bytes that do not lex or
+// decode), "limit", "rule" (a rule broken under --strict) and "io".
+type errorDoc struct {
+	Type        string          `json:"type"`
+	Message     string          `json:"message"`
+	Binding     string          `json:"binding,omitempty"`
+	Code        int64           `json:"code,omitempty"`
+	Status      string          `json:"status,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+	Domain      string          `json:"domain,omitempty"`
+	Details     json.RawMessage `json:"details,omitempty"`
+	HTTPStatus  int             `json:"httpStatus,omitempty"`
+	ContentType string          `json:"contentType,omitempty"`
+	TaskID      string          `json:"taskId,omitempty"`
+	LastEventID string          `json:"lastEventId,omitempty"`
+	State       string          `json:"state,omitempty"`
+	Offset      *int64          `json:"offset,omitempty"`
+	Seq         int64           `json:"seq,omitempty"`
+	ID          string          `json:"id,omitempty"`
+	Field       string          `json:"field,omitempty"`
+	Cause       string          `json:"cause,omitempty"`
+}
+
+// rawJSON returns b as raw JSON when it is valid JSON, nil otherwise.
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 || !json.Valid(b) {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
+func stateDoc(s parser.TaskState) string {
+	if s == parser.TaskStateUnspecified {
+		return ""
+	}
+	return s.String()
+}
+
+func newResultDoc(res *reconstruct.Result, err error) *resultDoc {
+	d := &resultDoc{Thinking: []artifactDoc{}, Artifacts: []artifactDoc{}, Diagnostics: []diagDoc{}}
+	if res != nil {
+		d.State = stateDoc(res.State)
+		d.TaskID = res.TaskID
+		d.ContextID = res.ContextID
+		if res.Answer != nil {
+			a := newArtifactDoc(res.Answer)
+			d.Answer = &a
+		}
+		for _, a := range res.Artifacts {
+			ad := newArtifactDoc(a)
+			if a.Thinking {
+				d.Thinking = append(d.Thinking, ad)
+			}
+			d.Artifacts = append(d.Artifacts, ad)
+		}
+		d.StatusMessage = newMessageDoc(res.StatusMessage)
+		d.Message = newMessageDoc(res.Message)
+		d.Usage = newUsageDoc(res.Usage)
+		d.LastEventID = res.LastEventID
+		for i := range res.Diagnostics {
+			g := &res.Diagnostics[i]
+			dd := diagDoc{Offset: g.Offset, Seq: g.Seq, ID: g.ID, ArtifactID: g.ArtifactID, TaskID: g.TaskID, Error: g.Error()}
+			if g.From != 0 || g.To != 0 {
+				dd.From, dd.To = g.From.String(), g.To.String()
+			}
+			d.Diagnostics = append(d.Diagnostics, dd)
+		}
+	}
+	if err != nil {
+		d.Error = newErrorDoc(err)
+	}
+	return d
+}
+
+func newArtifactDoc(a *reconstruct.Artifact) artifactDoc {
+	d := artifactDoc{
+		ArtifactID:          a.ID,
+		Name:                a.Name,
+		Description:         a.Description,
+		Text:                string(a.Text()),
+		Parts:               newPartDocs(a.Parts),
+		Metadata:            rawJSON(a.Metadata),
+		Extensions:          a.Extensions,
+		Thinking:            a.Thinking,
+		Sealed:              a.Sealed,
+		Citations:           []citationDoc{},
+		CitationDiagnostics: []citeDiagDoc{},
+	}
+	for i := range a.Citations {
+		d.Citations = append(d.Citations, newCitationDoc(&a.Citations[i]))
+	}
+	for _, g := range a.CitationDiagnostics {
+		d.CitationDiagnostics = append(d.CitationDiagnostics, citeDiagDoc{Part: g.Part, Index: g.Index, ID: string(g.ID), Offset: g.Offset, Error: g.Error()})
+	}
+	return d
+}
+
+func newCitationDoc(c *citations.Resolved) citationDoc {
+	d := citationDoc{
+		Number:     c.Number,
+		ID:         string(c.ID),
+		Offset:     c.Offset,
+		ByteOffset: c.ByteOffset,
+		RuneIndex:  c.RuneIndex,
+		UTF16Index: c.UTF16Index,
+		Locator:    string(c.Locator.AppendText(nil)),
+		Target:     json.RawMessage("null"),
+		TargetKind: c.TargetKind.String(),
+	}
+	switch {
+	case c.Err != nil:
+		s := c.Err.Error()
+		d.Error = &s
+	case c.TargetKind == citations.ValueText:
+		b, _ := json.Marshal(string(c.Target))
+		d.Target = b
+	default:
+		if t := rawJSON(c.Target); t != nil {
+			d.Target = t
+		}
+	}
+	return d
+}
+
+func newPartDocs(parts []reconstruct.Part) []partDoc {
+	out := make([]partDoc, 0, len(parts))
+	for i := range parts {
+		p := &parts[i]
+		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, []byte(p.URL), p.Data, p.Metadata, p.Filename, p.MediaType))
+	}
+	return out
+}
+
+func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filename, mediaType string) partDoc {
+	d := partDoc{Filename: filename, MediaType: mediaType, Metadata: rawJSON(meta)}
+	switch kind {
+	case parser.PartText:
+		d.Kind = "text"
+		s := string(text)
+		d.Text = &s
+	case parser.PartData:
+		d.Kind = "data"
+		if d.Data = rawJSON(data); d.Data == nil {
+			s := string(data)
+			d.DataText = &s
+		}
+	case parser.PartRaw:
+		d.Kind = "raw"
+		d.Raw = raw
+		if d.Raw == nil {
+			d.Raw = []byte{}
+		}
+	case parser.PartURL:
+		d.Kind = "url"
+		d.URL = string(url)
+	default:
+		d.Kind = "unknown"
+	}
+	return d
+}
+
+func newMessageDoc(m *reconstruct.Message) *messageDoc {
+	if m == nil {
+		return nil
+	}
+	return &messageDoc{MessageID: m.ID, Role: m.Role.String(), Text: string(m.Text()), Parts: newPartDocs(m.Parts), Metadata: rawJSON(m.Metadata)}
+}
+
+func newUsageDoc(u *reconstruct.Usage) *usageDoc {
+	if u == nil {
+		return nil
+	}
+	d := &usageDoc{}
+	has := func(f parser.UsageField) bool { return u.Fields&f != 0 }
+	if has(parser.UsageModel) {
+		d.Model = &u.Model
+	}
+	if has(parser.UsageInputTokens) {
+		d.InputTokens = &u.InputTokens
+	}
+	if has(parser.UsageOutputTokens) {
+		d.OutputTokens = &u.OutputTokens
+	}
+	if has(parser.UsageCachedInputTokens) {
+		d.CachedInputTokens = &u.CachedInputTokens
+	}
+	if has(parser.UsageCacheCreationInputTokens) {
+		d.CacheCreationInputTokens = &u.CacheCreationInputTokens
+	}
+	if has(parser.UsageTotalTokens) {
+		d.TotalTokens = &u.TotalTokens
+	}
+	if has(parser.UsageCredits) {
+		d.Credits = &u.Credits
+	}
+	return d
+}
+
+func newErrorDoc(err error) *errorDoc {
+	d := &errorDoc{Message: err.Error()}
+	var (
+		api     *parser.APIError
+		httpErr *reconstruct.HTTPError
+		trunc   *reconstruct.TruncatedError
+		syn     *parser.SyntaxError
+		diag    *reconstruct.Diagnostic
+		ev      *reconstruct.EventError
+		ioErr   *ioError
+	)
+	switch {
+	case errors.As(err, &trunc):
+		d.Type = "truncated"
+		d.TaskID, d.LastEventID, d.State = trunc.TaskID, trunc.LastEventID, stateDoc(trunc.State)
+		off := trunc.Offset
+		d.Offset = &off
+		if trunc.Cut != nil {
+			d.Cause = trunc.Cut.Error()
+		}
+	case errors.As(err, &api):
+		d.Type = "api"
+		d.Binding = api.Binding.String()
+		d.Code, d.Status, d.Reason, d.Domain = api.Code, api.Status, api.Reason, api.Domain
+		d.Message = api.Message
+		d.Details = rawJSON(api.Details)
+		if errors.As(err, &ev) {
+			off := ev.Offset
+			d.Offset, d.Seq, d.ID = &off, ev.Seq, ev.Where.ID
+		}
+	case errors.As(err, &httpErr):
+		d.Type = "http"
+		d.HTTPStatus, d.ContentType = httpErr.StatusCode, httpErr.ContentType
+	case errors.As(err, &diag):
+		d.Type = "rule"
+		off := diag.Offset
+		d.Offset, d.Seq, d.ID = &off, diag.Seq, diag.Where.ID
+	case errors.As(err, &syn):
+		d.Type = "syntax"
+		off := syn.Offset
+		d.Offset, d.Seq, d.ID, d.Field = &off, syn.Seq, syn.ID, syn.Field
+	case errors.As(err, &ev):
+		d.Type = "limit"
+		off := ev.Offset
+		d.Offset, d.Seq, d.ID = &off, ev.Seq, ev.Where.ID
+	case errors.As(err, &ioErr):
+		d.Type = "io"
+	default:
+		d.Type = "other"
+	}
+	return d
+}
+
+// writeJSON writes v as one line of JSON, or indented when indent is set.
+func writeJSON(w io.Writer, v any, indent bool) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		io.WriteString(w, `{"error":{"type":"other","message":"a2astream: cannot encode output"}}`+"\n")
+	}
+}
+
+// jsonOutput prints the final result as one JSON document.
+type jsonOutput struct{ w, errw io.Writer }
+
+func (o *jsonOutput) update(*reconstruct.Update)                {}
+func (o *jsonOutput) frame(*parser.Frame, *parser.Event, error) {}
+func (o *jsonOutput) note(msg string)                           { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
+func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
+	writeJSON(o.w, newResultDoc(res, err), true)
+}
+
+// frameDoc is a --frames line.
+type frameDoc struct {
+	Seq    int64  `json:"seq"`
+	Offset int64  `json:"offset"`
+	ID     string `json:"id"`
+	Event  string `json:"event"`
+	Data   string `json:"data"`
+	Retry  *int64 `json:"retry"`
+}
+
+// eventDoc is an --events line. The members after "id" appear for the
+// kinds that have them.
+type eventDoc struct {
+	Seq           int64           `json:"seq"`
+	Offset        int64           `json:"offset"`
+	ID            string          `json:"id"`
+	Kind          string          `json:"kind"`
+	Binding       string          `json:"binding,omitempty"`
+	RPCID         json.RawMessage `json:"rpcId,omitempty"`
+	TaskID        string          `json:"taskId,omitempty"`
+	ContextID     string          `json:"contextId,omitempty"`
+	State         string          `json:"state,omitempty"`
+	StatusMessage *eventMessage   `json:"statusMessage,omitempty"`
+	Timestamp     string          `json:"timestamp,omitempty"`
+	ArtifactID    string          `json:"artifactId,omitempty"`
+	Append        *bool           `json:"append,omitempty"`
+	LastChunk     *bool           `json:"lastChunk,omitempty"`
+	Thinking      bool            `json:"thinking,omitempty"`
+	Message       *eventMessage   `json:"message,omitempty"`
+	Parts         []partDoc       `json:"parts,omitempty"`
+	Artifacts     []eventArtifact `json:"artifacts,omitempty"`
+	Metadata      json.RawMessage `json:"metadata,omitempty"`
+	UnknownKey    string          `json:"unknownKey,omitempty"`
+	Raw           json.RawMessage `json:"raw,omitempty"`
+	Error         *errorDoc       `json:"error,omitempty"`
+}
+
+type eventMessage struct {
+	MessageID string          `json:"messageId"`
+	Role      string          `json:"role"`
+	Parts     []partDoc       `json:"parts"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+}
+
+type eventArtifact struct {
+	ArtifactID string          `json:"artifactId"`
+	Parts      []partDoc       `json:"parts"`
+	Metadata   json.RawMessage `json:"metadata,omitempty"`
+}
+
+func eventPartDocs(parts []parser.Part) []partDoc {
+	out := make([]partDoc, 0, len(parts))
+	for i := range parts {
+		p := &parts[i]
+		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, p.URL, p.Data, p.Metadata.Raw, string(p.Filename), string(p.MediaType)))
+	}
+	return out
+}
+
+func newEventMessage(m *parser.Message) *eventMessage {
+	return &eventMessage{MessageID: string(m.MessageID), Role: m.Role.String(), Parts: eventPartDocs(m.Parts), Metadata: rawJSON(m.Metadata.Raw)}
+}
+
+func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
+	d := &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Kind: ev.Kind.String(), Binding: ev.Binding.String()}
+	if ev.Binding == parser.BindingJSONRPC {
+		d.RPCID = rawJSON(ev.RPCID.Raw)
+	}
+	d.TaskID, d.ContextID = string(ev.TaskID()), string(ev.ContextID())
+	status := func(s *parser.Status) {
+		d.State = stateDoc(s.State)
+		d.Timestamp = string(s.Timestamp)
+		if s.HasMessage {
+			d.StatusMessage = newEventMessage(&s.Message)
+		}
+	}
+	switch ev.Kind {
+	case parser.KindTask:
+		t := &ev.Task
+		status(&t.Status)
+		for i := range t.Artifacts {
+			a := &t.Artifacts[i]
+			d.Artifacts = append(d.Artifacts, eventArtifact{ArtifactID: string(a.ArtifactID), Parts: eventPartDocs(a.Parts), Metadata: rawJSON(a.Metadata.Raw)})
+		}
+		d.Metadata = rawJSON(t.Metadata.Raw)
+	case parser.KindMessage:
+		d.Message = newEventMessage(&ev.Message)
+	case parser.KindStatusUpdate:
+		status(&ev.StatusUpdate.Status)
+		d.Metadata = rawJSON(ev.StatusUpdate.Metadata.Raw)
+	case parser.KindArtifactUpdate:
+		u := &ev.ArtifactUpdate
+		d.ArtifactID = string(u.Artifact.ArtifactID)
+		d.Append, d.LastChunk = &u.Append, &u.LastChunk
+		d.Thinking = u.Artifact.Metadata.IntermediateThinking()
+		d.Parts = eventPartDocs(u.Artifact.Parts)
+		d.Metadata = rawJSON(u.Artifact.Metadata.Raw)
+	case parser.KindError:
+		d.Error = newErrorDoc(ev.Err)
+	case parser.KindUnknown:
+		d.UnknownKey = string(ev.UnknownKey)
+		d.Raw = rawJSON(ev.UnknownRaw)
+	}
+	return d
+}
+
+// lineOutput prints frames (--frames) or decoded events (--events), one
+// JSON line each; a frame that does not decode, and a lexing error, are an
+// --events line of kind "DecodeError" (a --frames line of that kind for
+// lexing errors).
+type lineOutput struct {
+	w, errw io.Writer
+	events  bool
+}
+
+func (o *lineOutput) update(*reconstruct.Update) {}
+func (o *lineOutput) note(msg string)            { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
+
+func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
+	if f == nil {
+		// A lexing error: an oversized event, a stream cut inside an event.
+		var se *parser.SyntaxError
+		d := &eventDoc{Kind: "DecodeError", Error: newErrorDoc(decErr)}
+		if errors.As(decErr, &se) {
+			d.Seq, d.Offset, d.ID = se.Seq, se.Offset, se.ID
+		}
+		writeJSON(o.w, d, false)
+		return
+	}
+	if !o.events {
+		fd := frameDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Event: string(f.Event), Data: string(f.Data)}
+		if f.HasRetry {
+			r := f.Retry
+			fd.Retry = &r
+		}
+		writeJSON(o.w, fd, false)
+		return
+	}
+	if decErr != nil {
+		writeJSON(o.w, &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Kind: "DecodeError", Error: newErrorDoc(decErr)}, false)
+		return
+	}
+	writeJSON(o.w, newEventDoc(f, ev), false)
+}
+
+func (o *lineOutput) finish(res *reconstruct.Result, err error) {
+	if err == nil {
+		return
+	}
+	if res == nil {
+		// The stream never started: the error is the only output.
+		writeJSON(o.w, &eventDoc{Kind: "Error", Error: newErrorDoc(err)}, false)
+	}
+	io.WriteString(o.errw, "a2astream: "+describeError(err)+"\n")
+}
