@@ -151,7 +151,8 @@ func Resolve(parts []Part, opts Options) Result {
 //
 // The result's slices alias r's buffers and parts, and are valid only
 // until the next call to Resolve or Reset on r, and while parts are
-// unmodified. The work is linear in the size of the parts, plus
+// unmodified; they must not be modified. Use [Result.Clone] to retain
+// them. The work is linear in the size of the parts, plus
 // O(n log n) in the number of citations n.
 func (r *Resolver) Resolve(parts []Part) Result {
 	r.clear()
@@ -552,4 +553,45 @@ func valueKind(k jsonx.Kind) ValueKind {
 		return ValueNull
 	}
 	return ValueNone
+}
+
+// Clone returns a deep copy of res that aliases neither the parts nor a
+// Resolver's buffers, so it stays valid after both are reused. All the
+// bytes are copied into one allocation; Err values are shared (they are
+// immutable).
+func (res Result) Clone() Result {
+	n := len(res.Text)
+	for i := range res.Citations {
+		c := &res.Citations[i]
+		n += len(c.ID) + len(c.Locator.Pointer) + len(c.Locator.Raw) + len(c.Target)
+	}
+	for i := range res.Diagnostics {
+		n += len(res.Diagnostics[i].ID)
+	}
+	buf := make([]byte, 0, n)
+	keep := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	out := Result{Text: keep(res.Text)}
+	if res.Citations != nil {
+		out.Citations = make([]Resolved, len(res.Citations))
+		for i, c := range res.Citations {
+			c.ID, c.Target = keep(c.ID), keep(c.Target)
+			c.Locator.Pointer, c.Locator.Raw = keep(c.Locator.Pointer), keep(c.Locator.Raw)
+			out.Citations[i] = c
+		}
+	}
+	if res.Diagnostics != nil {
+		out.Diagnostics = make([]Diagnostic, len(res.Diagnostics))
+		for i, d := range res.Diagnostics {
+			d.ID = keep(d.ID)
+			out.Diagnostics[i] = d
+		}
+	}
+	return out
 }

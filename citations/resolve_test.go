@@ -318,3 +318,28 @@ func TestConvertRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A cloned result survives the reuse of the Resolver and the overwriting
+// of the parts it was resolved from.
+func TestResultClone(t *testing.T) {
+	parts, _, _ := clinicalParts(citations.CodePoints)
+	parts[0].Metadata = append(parts[0].Metadata[:len(parts[0].Metadata)-2], `,{"data_part_id":"nope","offset":0}]}`...)
+	var r citations.Resolver
+	res := r.Resolve(parts)
+	want := fmt.Sprintf("%q %v", res.Text, res.Citations) + fmt.Sprint(res.Diagnostics)
+	clone := res.Clone()
+	if len(clone.Diagnostics) != 1 || len(clone.Citations) != 6 {
+		t.Fatalf("clone has %d citations, diagnostics %v", len(clone.Citations), clone.Diagnostics)
+	}
+	r.Resolve(diagParts(entry(`"obj"`, "1", `"/a"`)))
+	for i := range parts {
+		for _, b := range [][]byte{parts[i].Text, parts[i].Data, parts[i].Metadata} {
+			for j := range b {
+				b[j] = '#'
+			}
+		}
+	}
+	if got := fmt.Sprintf("%q %v", clone.Text, clone.Citations) + fmt.Sprint(clone.Diagnostics); got != want {
+		t.Fatalf("clone changed:\n%s\nwant\n%s", got, want)
+	}
+}
