@@ -564,3 +564,92 @@ func TestKindStrings(t *testing.T) {
 		})
 	}
 }
+
+func TestEventTaskIDContextID(t *testing.T) {
+	tests := []struct {
+		name, data, task, ctx string
+	}{
+		{"task", `{"task":{"id":"t1","contextId":"c1"}}`, "t1", "c1"},
+		{"message", `{"message":{"taskId":"t2","contextId":"c2"}}`, "t2", "c2"},
+		{"status update", `{"statusUpdate":{"taskId":"t3","contextId":"c3"}}`, "t3", "c3"},
+		{"artifact update", `{"artifactUpdate":{"taskId":"t4","contextId":"c4"}}`, "t4", "c4"},
+		{"error", `{"error":{"code":500}}`, "", ""},
+		{"unknown", `{"other":{"taskId":"t5"}}`, "", ""},
+	}
+	var d Decoder
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := decodeData(t, &d, tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(ev.TaskID()) != tt.task || string(ev.ContextID()) != tt.ctx {
+				t.Errorf("TaskID, ContextID = %q, %q; want %q, %q", ev.TaskID(), ev.ContextID(), tt.task, tt.ctx)
+			}
+		})
+	}
+}
+
+func TestDecodeMoreFieldErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		data  string
+		err   error
+		field string
+	}{
+		{"state of another type", `{"statusUpdate":{"status":{"state":§true}}}`, ErrFieldType, "statusUpdate.status.state"},
+		{"role of another type", `{"message":{"role":§[]}}`, ErrFieldType, "message.role"},
+		{"role number out of range", `{"message":{"role":§3}}`, ErrFieldValue, "message.role"},
+		{"credits of another type", `{"statusUpdate":{"metadata":{"$usage":{"credits":§"x"}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.credits"},
+		{"credits object", `{"statusUpdate":{"metadata":{"$usage":{"credits":§{}}}}}`, ErrFieldType, "statusUpdate.metadata.$usage.credits"},
+		{"token count beyond int64", `{"statusUpdate":{"metadata":{"$usage":{"totalTokens":§1e19}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.totalTokens"},
+		{"timestamp metadata of another type", `{"message":{"metadata":{"$timestamp":§{}}}}`, ErrFieldType, "message.metadata.$timestamp"},
+		{"status not an object", `{"task":{"status":§"ok"}}`, ErrFieldType, "task.status"},
+		{"status message not an object", `{"task":{"status":{"message":§1}}}`, ErrFieldType, "task.status.message"},
+		{"artifact not an object", `{"artifactUpdate":{"artifact":§[]}}`, ErrFieldType, "artifactUpdate.artifact"},
+		{"artifacts not an array", `{"task":{"artifacts":§{}}}`, ErrFieldType, "task.artifacts"},
+		{"artifact element not an object", `{"task":{"artifacts":[§null]}}`, ErrFieldType, "task.artifacts[0]"},
+		{"history not an array", `{"task":{"history":§1}}`, ErrFieldType, "task.history"},
+		{"extensions not an array", `{"message":{"extensions":§"e"}}`, ErrFieldType, "message.extensions"},
+		{"deep path with two-digit index", `{"task":{"history":[{},{},{},{},{},{},{},{},{},{},{},{"parts":[{"text":§5}]}]}}`, ErrFieldType, "task.history[11].parts[0].text"},
+		{"bad escape in an id", `{"task":{"id":"a§\x"}}`, ErrInvalidJSON, "task.id"},
+		{"bad escape in a JSON-RPC id", `{"jsonrpc":"2.0","id":"§\u00","result":{}}`, ErrInvalidJSON, "id"},
+		{"bad escape in error details", `{"error":{"details":[{"reason":"§\z"}]}}`, ErrInvalidJSON, "error.details[0].reason"},
+	}
+	var d Decoder
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, pos := marked(tt.data)
+			_, err := decodeData(t, &d, data)
+			checkSyntaxError(t, err, tt.err, pos, tt.field)
+		})
+	}
+}
+
+func TestDecodeStateAndRoleForms(t *testing.T) {
+	tests := []struct {
+		data  string
+		state TaskState
+		role  Role
+	}{
+		{`{"task":{"status":{"state":"6","message":{"role":"1"}}}}`, TaskStateInputRequired, RoleUser},
+		{`{"task":{"status":{"state":null,"message":{"role":null}}}}`, TaskStateUnspecified, RoleUnspecified},
+		{`{"task":{"status":{"state":0,"message":{"role":0}}}}`, TaskStateUnspecified, RoleUnspecified},
+		{`{"task":{"status":{"state":"TASK_STATE_REJECTED","message":{"role":"ROLE_UNSPECIFIED"}}}}`, TaskStateRejected, RoleUnspecified},
+	}
+	var d Decoder
+	for _, tt := range tests {
+		t.Run(tt.data, func(t *testing.T) {
+			ev, err := decodeData(t, &d, tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := ev.Task.Status; s.State != tt.state || s.Message.Role != tt.role || !s.HasMessage {
+				t.Errorf("state, role, HasMessage = %v, %v, %v; want %v, %v, true", s.State, s.Message.Role, s.HasMessage, tt.state, tt.role)
+			}
+		})
+	}
+	if NewDecoder() == nil {
+		t.Error("NewDecoder returned nil")
+	}
+}
