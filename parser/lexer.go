@@ -21,6 +21,8 @@ const (
 	// keepBufferSize is the largest buffer that Reset keeps; larger ones,
 	// grown for a spike, are dropped so that a pooled Lexer does not pin them.
 	keepBufferSize = 256 << 10
+	// crWindow is how far ahead of a line the search for CR may look.
+	crWindow = 16 << 10
 	// bom is the UTF-8 encoding of U+FEFF BYTE ORDER MARK.
 	bom = "\xEF\xBB\xBF"
 )
@@ -218,7 +220,7 @@ func (lx *Lexer) Next() bool {
 		// Find the line end. Each byte is searched at most once for LF
 		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
 		// LF and buf[cur:crNext] no CR. In a stream without CRs the CR
-		// search runs once over each Write's bytes.
+		// search runs once per crWindow bytes, not once per line.
 		b := lx.buf
 		ls := lx.cur
 		lf := max(lx.lfNext, ls)
@@ -234,9 +236,12 @@ func (lx *Lexer) Next() bool {
 		e := lf
 		if cr := max(lx.crNext, ls); cr < lf {
 			if b[cr] != '\r' {
-				i := bytes.IndexByte(b[cr:], '\r')
+				// Search a window ahead, at least to the LF, so that the
+				// two searches stay within the same cached bytes.
+				end := max(lf, min(len(b), cr+crWindow))
+				i := bytes.IndexByte(b[cr:end], '\r')
 				if i < 0 {
-					i = len(b) - cr
+					i = end - cr
 				}
 				lx.scanned += int64(i)
 				cr += i

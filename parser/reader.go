@@ -6,7 +6,7 @@ import (
 )
 
 const (
-	// readSize is the least free space the Reader offers each Read.
+	// readSize is the size of the Reader's reads.
 	readSize = 32 << 10
 	// maxEmptyReads is how many (0, nil) reads in a row the Reader accepts
 	// before it reports io.ErrNoProgress.
@@ -86,7 +86,7 @@ func (r *Reader) fill() {
 	lx := &r.lx
 	for range maxEmptyReads {
 		lx.reserve(readSize)
-		p := lx.buf[len(lx.buf):cap(lx.buf)]
+		p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+readSize)]
 		n, err := r.src.Read(p)
 		if n < 0 || n > len(p) {
 			r.rerr = ErrInvalidRead
