@@ -134,34 +134,49 @@ func (p *Parser) AppendFields(dst []Field, v Value) []Field {
 	o.Visit(func(key []byte, fv *fastjson.Value) {
 		pos := p.keyPos(key)
 		if pos >= 0 {
-			pos = valueAfterKey(p.data, pos)
+			pos = valueAfterKey(p.data, pos, len(key))
 		}
 		dst = append(dst, Field{Key: key, Value: Value{fv}, Pos: pos})
 	})
 	return dst
 }
 
-// valueAfterKey returns the position of the value of the member whose key's
-// first byte (after the opening quote) is at pos, or -1.
-func valueAfterKey(data []byte, pos int) int {
-	// Keys are short: a plain loop beats bytes.IndexByte's call.
-	end := -1
-	for i := pos; i < len(data); i++ {
-		if c := data[i]; c == '"' {
-			end = i
-			break
-		} else if c == '\\' {
-			i++
+// valueAfterKey returns the position of the value of the member whose key
+// (unescaped, n bytes) starts at pos, just after its opening quote, or -1.
+func valueAfterKey(data []byte, pos, n int) int {
+	// A key with no escape is exactly its n raw bytes, so its closing quote
+	// is at pos+n. A key with escapes is longer raw than unescaped, and a
+	// quote at pos+n would then be inside it, escaped by the backslash
+	// before it: checking that byte tells the cases apart without a scan.
+	end := pos + n
+	if end >= len(data) || data[end] != '"' || (n > 0 && data[end-1] == '\\') {
+		end = -1
+		for i := pos; i < len(data); i++ {
+			if c := data[i]; c == '"' {
+				end = i
+				break
+			} else if c == '\\' {
+				i++
+			}
+		}
+		if end < 0 {
+			return -1
 		}
 	}
-	if end < 0 {
-		return -1
+	i := end + 1
+	if i < len(data) && data[i] == ':' {
+		i++
+	} else {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != ':' {
+			return -1
+		}
+		i++
 	}
-	i := skipSpace(data, end+1)
-	if i >= len(data) || data[i] != ':' {
-		return -1
+	if i < len(data) && data[i] > ' ' {
+		return i
 	}
-	i = skipSpace(data, i+1)
+	i = skipSpace(data, i)
 	if i >= len(data) {
 		return -1
 	}

@@ -18,6 +18,7 @@ func TestKeyPositions(t *testing.T) {
 		{"compact", `{"a":1,"bb":"x","c":{"d":[1,2]},"e":null}`},
 		{"spaces and newlines", " \n\t{ \"a\" :\n 1 ,\r\n \"bb\"\t:\t\"x\" , \"c\" : { \"d\" : [ 1 ] } } \n"},
 		{"escaped keys", `{"\u0061":true,"b\"c":false,"\\":[],"é":{}}`},
+		{"escaped quote ends a key", `{"x\"":1,"\\\"":2,"y\u0022":3,"\\":4}`},
 		{"empty key first", `{"":1,"k":2}`},
 		{"long key", `{"` + strings.Repeat("k", 300) + `":"v","x":-1.5e3}`},
 	}
@@ -179,7 +180,9 @@ func FuzzErrorPos(f *testing.F) {
 			if fd.Pos < 0 || fd.Pos >= len(data) {
 				t.Fatalf("Parse(%q): key %q has position %d", data, fd.Key, fd.Pos)
 			}
-			Raw(data, fd.Pos)
+			if raw := Raw(data, fd.Pos); json.Valid(data) && !json.Valid(raw) {
+				t.Fatalf("Parse(%q): key %q: Raw at %d = %q", data, fd.Key, fd.Pos, raw)
+			}
 		}
 	})
 }
