@@ -109,7 +109,10 @@ func NextElement(data []byte, pos int) int {
 	if i >= len(data) || data[i] != ',' {
 		return -1
 	}
-	return skipSpace(data, i+1)
+	if i = skipSpace(data, i+1); i >= len(data) {
+		return -1
+	}
+	return i
 }
 
 // ElementPos returns the position of the i-th element of the array whose '['
