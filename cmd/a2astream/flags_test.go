@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadFlags checks that bad flags and arguments are usage errors (exit
+// 2) that say what is wrong and read nothing.
+func TestBadFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"--colour", "x.sse"}, "flag provided but not defined: -colour"},
+		{"two sources", []string{"a.sse", "b.sse"}, "more than one source: a.sse, b.sse"},
+		{"two sources around flags", []string{"a.sse", "--json", "-"}, "more than one source"},
+		{"two modes", []string{"--json", "--frames", "x.sse"}, "exclude each other"},
+		{"three modes", []string{"--events", "--json", "--frames"}, "exclude each other"},
+		{"demo with a source", []string{"--demo", "x.sse"}, "--demo plays the bundled sample"},
+		{"bad speed", []string{"--speed", "fast", "x.sse"}, "--speed wants a number"},
+		{"negative speed", []string{"--speed=-1", "x.sse"}, "--speed wants a number"},
+		{"header without colon", []string{"-H", "Authorization", "http://127.0.0.1:1/a2a"}, "header must be 'Name: value'"},
+		{"header on a file", []string{"-H", "A: b", "x.sse"}, "need an http(s) URL source"},
+		{"message on stdin", []string{"-m", "hi", "-"}, "need an http(s) URL source"},
+		{"message and data", []string{"-m", "hi", "-d", "{}", "http://127.0.0.1:1/a2a"}, "exclude each other"},
+		{"message and subscribe", []string{"-m", "hi", "--subscribe", "t", "http://127.0.0.1:1/a2a"}, "exclude each other"},
+		{"jsonrpc alone", []string{"--jsonrpc", "http://127.0.0.1:1/a2a"}, "--jsonrpc needs"},
+		{"task without message", []string{"--task", "t", "--subscribe", "t", "http://127.0.0.1:1/a2a"}, "--task and --context go with --message"},
+		{"bad unit", []string{"--unit", "chars", "x.sse"}, "--unit must be"},
+		{"negative retries", []string{"--retries", "-1", "x.sse"}, "--retries must be"},
+		{"missing value", []string{"x.sse", "-H"}, "flag needs an argument: -H"},
+		{"bad duration", []string{"--retry-delay", "soon", "x.sse"}, "invalid value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runWith(t, tt.args, strings.NewReader("never read"), nil)
+			if res.code != exitUsage {
+				t.Errorf("exit %d, want %d", res.code, exitUsage)
+			}
+			if !strings.Contains(res.stderr, tt.want) || !strings.Contains(res.stderr, "a2astream --help") {
+				t.Errorf("stderr %q: want %q and the pointer to --help", res.stderr, tt.want)
+			}
+			if res.stdout != "" {
+				t.Errorf("stdout %q: want nothing", res.stdout)
+			}
+		})
+	}
+}
+
+// TestFlagPlacement checks that flags are read before and after the
+// source, with one or two dashes, and that "--" ends them.
+func TestFlagPlacement(t *testing.T) {
+	tests := []struct {
+		args []string
+		want config
+	}{
+		{[]string{"x.sse", "--json"}, config{source: "x.sse", mode: modeJSON}},
+		{[]string{"-json", "x.sse"}, config{source: "x.sse", mode: modeJSON}},
+		{[]string{"--frames", "-", "--strict"}, config{source: "-", mode: modeFrames, strict: true}},
+		{[]string{"-", "-events", "--unit=utf16"}, config{source: "-", mode: modeEvents, unit: "utf16"}},
+		{[]string{"--", "--json"}, config{source: "--json"}},
+		{[]string{"--json", "--", "-"}, config{source: "-", mode: modeJSON}},
+		{[]string{"https://h/a2a", "-H", "A: 1", "-m", "hi", "--header", "B: 2"}, config{source: "https://h/a2a", headers: []string{"A: 1", "B: 2"}, message: "hi", hasMessage: true}},
+		{[]string{"--speed", "2.5", "x.sse"}, config{source: "x.sse", speed: 2.5, speedSet: true}},
+		{[]string{"--demo"}, config{demo: true}},
+		{nil, config{}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			c, err := parseArgs(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tt.want
+			if w.unit == "" {
+				w.unit = "codepoints"
+			}
+			w.retries, w.retryDelay = 5, 500*time.Millisecond
+			if c.source != w.source || c.mode != w.mode || c.strict != w.strict || c.unit != w.unit || c.demo != w.demo ||
+				c.speed != w.speed || c.speedSet != w.speedSet || c.message != w.message || c.hasMessage != w.hasMessage ||
+				strings.Join(c.headers, "|") != strings.Join(w.headers, "|") || c.retries != w.retries || c.retryDelay != w.retryDelay {
+				t.Errorf("got %+v\nwant %+v", *c, w)
+			}
+		})
+	}
+}
+
+// TestHelp checks that --help and -h print the usage with the exit codes
+// and succeed.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"--help", "-h", "-help"} {
+		res := runWith(t, []string{"x.sse", arg}, nil, nil)
+		if res.code != exitOK || !strings.Contains(res.stdout, "Exit status:") || !strings.Contains(res.stdout, "6  protocol error") {
+			t.Errorf("%s: exit %d, stdout %q", arg, res.code, res.stdout)
+		}
+	}
+}
+
+// TestSources checks a FILE argument, stdin with and without "-", and a
+// file that does not exist.
+func TestSources(t *testing.T) {
+	data := sample(t, "completed.sse")
+	path := filepath.Join(t.TempDir(), "run.sse")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := runWith(t, []string{"--json", "-"}, bytes.NewReader(data), nil)
+	if got := runWith(t, []string{path, "--json"}, nil, nil); got.stdout != want.stdout || got.code != exitOK {
+		t.Errorf("FILE: exit %d\n%s", got.code, got.stdout)
+	}
+	// No argument and stdin not a terminal: stdin is read.
+	if got := runWith(t, []string{"--json"}, bytes.NewReader(data), nil); got.stdout != want.stdout || got.code != exitOK {
+		t.Errorf("stdin without '-': exit %d\n%s", got.code, got.stdout)
+	}
+	got := runWith(t, []string{filepath.Join(t.TempDir(), "missing.sse")}, nil, nil)
+	if got.code != exitIO || !strings.Contains(got.stderr, "no such file") {
+		t.Errorf("missing file: exit %d, stderr %q", got.code, got.stderr)
+	}
+}
+
+// TestExitCodes checks the exit code of streams that end in each way
+// beyond the samples' (see TestOutcomes): a cut file, bytes that are no A2A
+// stream, a rule broken under --strict, a direct message reply, CANCELED
+// and AUTH_REQUIRED.
+func TestExitCodes(t *testing.T) {
+	data := sample(t, "completed.sse")
+	fs := frames(data)
+	task := `data: {"task":{"id":"task.1","contextId":"ctx.1","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n"
+	status := func(s string) string {
+		return `data: {"statusUpdate":{"taskId":"task.1","contextId":"ctx.1","status":{"state":"` + s + `"}}}` + "\n\n"
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		stream  string
+		code    int
+		errType string
+	}{
+		{"cut between events", nil, string(join(fs[:6])), exitTruncated, "truncated"},
+		{"cut inside an event", nil, string(join(fs[:6])) + string(fs[6][:30]), exitTruncated, "truncated"},
+		{"not JSON", nil, task + "data: {oops\n\n", exitProtocol, "syntax"},
+		{"A2A 0.3 shape", nil, `data: {"kind":"task","id":"t","status":{"state":"working"}}` + "\n\n", exitProtocol, "syntax"},
+		{"strict rule", []string{"--strict"}, task + status("TASK_STATE_SUBMITTED"), exitProtocol, "rule"},
+		{"lenient rule", nil, task + status("TASK_STATE_SUBMITTED") + status("TASK_STATE_WORKING") + status("TASK_STATE_CANCELED"), exitFailed, ""},
+		{"direct reply", nil, `data: {"message":{"messageId":"m1","role":"ROLE_AGENT","parts":[{"text":"Hi"}]}}` + "\n\n", exitOK, ""},
+		{"canceled", nil, task + status("TASK_STATE_CANCELED"), exitFailed, ""},
+		{"rejected", nil, task + status("TASK_STATE_REJECTED"), exitFailed, ""},
+		{"auth required", nil, task + status("TASK_STATE_AUTH_REQUIRED"), exitInterrupted, ""},
+		{"empty", nil, "", exitTruncated, "truncated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runWith(t, append([]string{"--json", "-"}, tt.args...), strings.NewReader(tt.stream), nil)
+			if got.code != tt.code {
+				t.Errorf("exit %d, want %d\n%s", got.code, tt.code, got.stdout)
+			}
+			var doc resultDoc
+			if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
+				t.Fatalf("%v: %s", err, got.stdout)
+			}
+			switch {
+			case tt.errType == "" && doc.Error != nil:
+				t.Errorf("error %+v, want none", doc.Error)
+			case tt.errType != "" && (doc.Error == nil || doc.Error.Type != tt.errType):
+				t.Errorf("error %+v, want type %q", doc.Error, tt.errType)
+			}
+		})
+	}
+}
+
+// TestDemo checks that no argument with a terminal on stdin plays the
+// bundled samples, paced one frame at a time, and that --speed 0 removes
+// the delays.
+func TestDemo(t *testing.T) {
+	tty := func(e *env) { e.stdinTTY = true }
+	frameCount := len(frameEnds(sample(t, "thinking-tool-answer.sse"))) + len(frameEnds(sample(t, "citations.sse")))
+	res := runWith(t, nil, strings.NewReader("must not be read"), tty)
+	if res.code != exitOK {
+		t.Errorf("exit %d; stderr:\n%s", res.code, res.stderr)
+	}
+	for _, want := range []string{"Let me check the latest lab results", "[thinking]", "eGFR 78", "[^3]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("demo stdout lacks %q:\n%s", want, res.stdout)
+		}
+	}
+	for _, want := range []string{"playing the bundled sample thinking-tool-answer.sse", "playing the bundled sample citations.sse", "TASK_STATE_COMPLETED", "53.08 credits"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("demo stderr lacks %q:\n%s", want, res.stderr)
+		}
+	}
+	if len(res.sleeps) != frameCount || res.sleeps[0] != framePace {
+		t.Errorf("%d sleeps (first %v), want one of %v per frame, %d", len(res.sleeps), res.sleeps, framePace, frameCount)
+	}
+	fast := runWith(t, []string{"--demo", "--speed", "4"}, nil, nil)
+	if len(fast.sleeps) != frameCount || fast.sleeps[0] != framePace/4 || fast.stdout != res.stdout {
+		t.Errorf("--speed 4: %d sleeps of %v, want %d of %v and the same output", len(fast.sleeps), fast.sleeps[0], frameCount, framePace/4)
+	}
+	still := runWith(t, []string{"--demo", "--speed", "0"}, nil, nil)
+	if len(still.sleeps) != 0 || still.stdout != res.stdout {
+		t.Errorf("--speed 0: %d sleeps, want none and the same output", len(still.sleeps))
+	}
+	// --speed also paces a recorded file.
+	paced := runWith(t, []string{"--speed", "1", "-"}, bytes.NewReader(sample(t, "failed.sse")), nil)
+	if len(paced.sleeps) != len(frameEnds(sample(t, "failed.sse"))) {
+		t.Errorf("paced file: %d sleeps", len(paced.sleeps))
+	}
+}
+
+// TestColor checks that colour is used only on a terminal and never with
+// NO_COLOR, and that known thinking is set apart either way.
+func TestColor(t *testing.T) {
+	data := sample(t, "failed.sse")
+	tty := func(e *env) { e.stdoutTTY, e.stderrTTY = true, true }
+	noColor := func(e *env) {
+		tty(e)
+		e.getenv = func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}
+	}
+	plain := runWith(t, []string{"-"}, bytes.NewReader(data), nil)
+	colored := runWith(t, []string{"-"}, bytes.NewReader(data), tty)
+	off := runWith(t, []string{"-"}, bytes.NewReader(data), noColor)
+	if strings.Contains(plain.stdout+plain.stderr, "\x1b[") || strings.Contains(off.stdout+off.stderr, "\x1b[") {
+		t.Errorf("escape codes without a terminal or with NO_COLOR")
+	}
+	if !strings.Contains(colored.stderr, ansiRed) || !strings.Contains(colored.stdout, ansiDim) {
+		t.Errorf("no colour on a terminal:\n%q\n%q", colored.stdout, colored.stderr)
+	}
+	if !strings.Contains(plain.stdout, thinkingPrefix) {
+		t.Errorf("plain output does not mark thinking: %q", plain.stdout)
+	}
+	// An artifact that arrives already tagged as thinking is set apart
+	// line by line as it is shown.
+	whole := `data: {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n" +
+		`data: {"artifactUpdate":{"taskId":"t1","lastChunk":true,"artifact":{"artifactId":"a1","parts":[{"text":"one\ntwo"}],"metadata":{"type":"intermediate-thinking"}}}}` + "\n\n" +
+		`data: {"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_FAILED"}}}` + "\n\n"
+	got := runWith(t, []string{"-"}, strings.NewReader(whole), nil)
+	if got.stdout != "[thinking] one\n[thinking] two\n" {
+		t.Errorf("stdout %q, want each line prefixed", got.stdout)
+	}
+	got = runWith(t, []string{"-"}, strings.NewReader(whole), tty)
+	if got.stdout != ansiDim+"one"+ansiReset+"\n"+ansiDim+"two"+ansiReset+"\n" {
+		t.Errorf("stdout %q, want each line dimmed", got.stdout)
+	}
+}
