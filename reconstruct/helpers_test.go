@@ -6,6 +6,7 @@ package reconstruct_test
 // cmp options that compare Results.
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -388,7 +389,9 @@ var cmpResult = cmp.Options{
 		}
 		return a.Error() == b.Error()
 	}),
-	cmpopts.EquateEmpty(),
+	// Byte slices compared whole (nil equals empty): cmp would otherwise
+	// visit every byte with the options above.
+	cmp.Comparer(func(a, b []byte) bool { return bytes.Equal(a, b) }),
 }
 
 // validUpdates reports the UpdateText texts that are not whole valid

@@ -1,0 +1,287 @@
+package reconstruct_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// wireEvent is one event of a test stream as a server would see it, read
+// with encoding/json.
+type wireEvent struct {
+	off, end  int    // the event's bytes in the stream
+	id        string // its SSE id
+	kind      string // task, statusUpdate, artifactUpdate, message, error
+	taskID    string
+	ctxID     string
+	state     string
+	art       string
+	appendP   bool
+	last      bool
+	parts     []json.RawMessage
+	metadata  json.RawMessage
+	rpc       bool // the JSON-RPC binding
+	terminate bool // a final status, a message or an error
+}
+
+func wireEvents(t testing.TB, in string) []wireEvent {
+	t.Helper()
+	var out []wireEvent
+	off := 0
+	for _, block := range strings.SplitAfter(in, "\n\n") {
+		start := off
+		off += len(block)
+		var ev wireEvent
+		var data string
+		for _, line := range strings.Split(block, "\n") {
+			if v, ok := strings.CutPrefix(line, "id: "); ok {
+				ev.id = v
+			}
+			if v, ok := strings.CutPrefix(line, "data: "); ok {
+				data = v
+			}
+		}
+		if data == "" {
+			continue
+		}
+		ev.off, ev.end = start, off
+		var top map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(data), &top))
+		if res, ok := top["result"]; ok {
+			ev.rpc = true
+			top = nil
+			require.NoError(t, json.Unmarshal(res, &top))
+		}
+		var body struct {
+			ID, TaskID, ContextID string
+			Status                struct{ State string }
+			Append, LastChunk     bool
+			Artifact              struct {
+				ArtifactID string
+				Parts      []json.RawMessage
+				Metadata   json.RawMessage
+			}
+		}
+		for k, v := range top {
+			switch k {
+			case "task", "statusUpdate", "artifactUpdate", "message", "error":
+				ev.kind = k
+				require.NoError(t, json.Unmarshal(v, &body))
+			}
+		}
+		ev.taskID, ev.ctxID, ev.state = body.TaskID, body.ContextID, body.Status.State
+		if ev.kind == "task" {
+			ev.taskID = body.ID
+		}
+		ev.art, ev.appendP, ev.last = body.Artifact.ArtifactID, body.Append, body.LastChunk
+		ev.parts, ev.metadata = body.Artifact.Parts, body.Artifact.Metadata
+		switch ev.state {
+		case "TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED",
+			"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED":
+			ev.terminate = true
+		}
+		ev.terminate = ev.terminate || ev.kind == "message" || ev.kind == "error"
+		out = append(out, ev)
+	}
+	return out
+}
+
+// storedArtifact is an artifact as a server's task store holds it.
+type storedArtifact struct {
+	id       string
+	parts    []json.RawMessage
+	metadata json.RawMessage
+}
+
+// subscription returns what tasks/{id}:subscribe sends after the client
+// received events[:k] of the stream in: a task snapshot with the state at
+// the cut (with the artifacts the store holds when withArtifacts), then the
+// events from the first event of the artifact in progress, or from the
+// first event not received. ok is false when there is nothing to resume.
+func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub string, ok bool) {
+	if k == 0 {
+		return "", false // no task id known yet
+	}
+	var tid, cid, st string
+	var store []*storedArtifact
+	byID := map[string]*storedArtifact{}
+	firstEvent := map[string]int{}
+	sealed := map[string]bool{}
+	for i, ev := range events[:k] {
+		if ev.terminate {
+			return "", false
+		}
+		if tid == "" {
+			tid = ev.taskID
+		}
+		if ev.ctxID != "" {
+			cid = ev.ctxID
+		}
+		if ev.state != "" {
+			st = ev.state
+		}
+		if ev.kind != "artifactUpdate" {
+			continue
+		}
+		a := byID[ev.art]
+		if a == nil {
+			a = &storedArtifact{id: ev.art}
+			byID[ev.art] = a
+			store = append(store, a)
+			firstEvent[ev.art] = i
+		}
+		if ev.appendP {
+			a.parts = append(a.parts, ev.parts...)
+		} else {
+			a.parts = append([]json.RawMessage(nil), ev.parts...)
+		}
+		if ev.metadata != nil {
+			a.metadata = ev.metadata
+		}
+		sealed[ev.art] = sealed[ev.art] || ev.last
+	}
+	if tid == "" {
+		return "", false
+	}
+	from := k
+	for _, a := range store {
+		if !sealed[a.id] {
+			from = min(from, firstEvent[a.id])
+		}
+	}
+	var snap strings.Builder
+	snap.WriteString(`{"task":{"id":"` + tid + `","contextId":"` + cid + `","status":{"state":"` + st + `"}`)
+	if withArtifacts && len(store) > 0 {
+		snap.WriteString(`,"artifacts":[`)
+		for i, a := range store {
+			if i > 0 {
+				snap.WriteByte(',')
+			}
+			snap.WriteString(`{"artifactId":"` + a.id + `","parts":[`)
+			for j, p := range a.parts {
+				if j > 0 {
+					snap.WriteByte(',')
+				}
+				snap.Write(p)
+			}
+			snap.WriteByte(']')
+			if a.metadata != nil {
+				snap.WriteString(`,"metadata":`)
+				snap.Write(a.metadata)
+			}
+			snap.WriteByte('}')
+		}
+		snap.WriteByte(']')
+	}
+	snap.WriteString(`}}`)
+	data := snap.String()
+	if events[0].rpc {
+		data = `{"jsonrpc":"2.0","id":"sub-1","result":` + data + `}`
+	}
+	sub = "id: " + events[k-1].id + "\ndata: " + data + "\n\n"
+	if from < len(events) {
+		sub += in[events[from].off:]
+	}
+	return sub, true
+}
+
+// Cut every test stream at every event boundary and in the middle of every
+// event, feed the prefix, Resume, and feed the subscription (snapshot
+// without and with artifacts, then the replay): the Result and the live
+// text equal the uncut stream's.
+func TestResume(t *testing.T) {
+	ignoreWhere := cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Where")
+	for _, c := range corpus(t) {
+		t.Run(c.name, func(t *testing.T) {
+			want := runStream(c.in, whole, nil)
+			events := wireEvents(t, c.in)
+			splits := []struct {
+				name string
+				s    splitter
+			}{{"whole", whole}, {"random", randomSplits(uint64(len(c.in)))}}
+			if len(c.in) < 4096 {
+				splits = append(splits, struct {
+					name string
+					s    splitter
+				}{"1-byte", oneByte})
+			}
+			resumed := 0
+			for k := range events {
+				for _, cut := range []int{events[k].off, (events[k].off + events[k].end) / 2} {
+					for _, withArtifacts := range []bool{false, true} {
+						sub, ok := subscription(c.in, events, k, withArtifacts)
+						if !ok {
+							continue
+						}
+						for _, split := range splits {
+							s := reconstruct.NewStream(nil)
+							got := &run{live: map[string]string{}}
+							feed(s, got, c.in[:cut], split.s)
+							require.NoError(t, s.Resume(), "cut at %d", cut)
+							feed(s, got, sub, split.s)
+							got.err = s.Close()
+							drain(s, got)
+							resumed++
+							if diff := cmp.Diff(want.res, s.Result(), cmpResult, ignoreWhere); diff != "" {
+								t.Fatalf("cut at %d (event %d), artifacts in snapshot %v, %s writes: Result differs (-uncut +resumed):\n%s\nsubscription:\n%s",
+									cut, k, withArtifacts, split.name, diff, sub)
+							}
+							if diff := cmp.Diff(want.live, got.live); diff != "" {
+								t.Fatalf("cut at %d, %s writes: live text differs (-uncut +resumed):\n%s", cut, split.name, diff)
+							}
+							require.Equal(t, 1, got.dones)
+						}
+					}
+				}
+			}
+			if resumed == 0 && len(events) > 2 {
+				t.Fatal("no cut was resumed")
+			}
+		})
+	}
+}
+
+// Resume fails once the run has ended.
+func TestResumeAfterEnd(t *testing.T) {
+	s := reconstruct.NewStream(nil)
+	s.Write([]byte(specCompleted))
+	for s.Next() {
+	}
+	require.NoError(t, s.Close())
+	require.ErrorIs(t, s.Resume(), reconstruct.ErrClosed)
+
+	s = reconstruct.NewStream(nil)
+	s.Write([]byte(sse("x", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)))
+	for s.Next() {
+	}
+	require.ErrorIs(t, s.Resume(), reconstruct.ErrClosed)
+}
+
+// A task that was interrupted (INPUT_REQUIRED) and works again on the next
+// stream fed to the same Stream is not over until its next final status: a
+// cut there is a truncation, and the run completes with the new answer.
+func TestResumeAfterInterruptedState(t *testing.T) {
+	next := sse("n", status("TASK_STATE_WORKING", "", ""), first("b", "Patient "), more("b", "Smith."))
+	s := reconstruct.NewStream(nil)
+	r := &run{live: map[string]string{}}
+	feed(s, r, inputRequired, whole)
+	require.True(t, s.Done())
+	require.NoError(t, s.Resume())
+	feed(s, r, next, whole)
+	require.False(t, s.Done(), "working again")
+	err := s.Close()
+	require.ErrorIs(t, err, reconstruct.ErrTruncated)
+
+	s = reconstruct.NewStream(nil)
+	feed(s, r, inputRequired, whole)
+	require.NoError(t, s.Resume())
+	feed(s, r, next+sse("m", completion("b", text("Patient Smith.")), status("TASK_STATE_COMPLETED", "", "")), whole)
+	require.NoError(t, s.Close())
+	require.Equal(t, "Patient Smith.", answerText(s.Result()))
+}
