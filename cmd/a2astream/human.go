@@ -197,6 +197,9 @@ func (h *human) finish(res *reconstruct.Result, err error) {
 			out = append(out, '\n')
 		}
 		h.out.Write(out)
+		for i := range a.Citations {
+			io.WriteString(h.out, style(h.outColor, ansiDim, citedLine(&a.Citations[i]))+"\n")
+		}
 	}
 	if res != nil {
 		h.summary(res)
@@ -252,6 +255,45 @@ func (h *human) summary(res *reconstruct.Result) {
 			h.errLine(style(h.errColor, ansiYellow, "   citation: ") + res.Answer.CitationDiagnostics[i].Error())
 		}
 	}
+}
+
+// citedLine says what one citation points at: its number, offset,
+// locator and a preview of the target.
+func citedLine(c *citations.Resolved) string {
+	s := "  [" + strconv.Itoa(c.Number) + "] at " + strconv.Itoa(c.RuneIndex)
+	if loc := c.Locator.AppendText(nil); len(loc) > 0 {
+		s += " " + string(loc)
+	}
+	if c.Err != nil {
+		return s + " ✗ " + c.Err.Error()
+	}
+	return s + " → " + preview(c.Target, 100)
+}
+
+// preview returns b on one line, cut to at most n characters (whole
+// ones) with an ellipsis.
+func preview(b []byte, n int) string {
+	var sb strings.Builder
+	space := false
+	count := 0
+	for _, r := range string(b) {
+		if r == '\n' || r == '\r' || r == '\t' || r == ' ' {
+			space = true
+			continue
+		}
+		if space && sb.Len() > 0 {
+			sb.WriteByte(' ')
+			count++
+		}
+		space = false
+		if count >= n {
+			sb.WriteString("…")
+			break
+		}
+		sb.WriteRune(r)
+		count++
+	}
+	return sb.String()
 }
 
 func plural(n int) string {
