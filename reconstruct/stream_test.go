@@ -1,0 +1,305 @@
+package reconstruct_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// The whole pipeline gives the same Result, the same updates and the same
+// live text per artifact however the input is chunked; every live text is
+// whole characters.
+func TestChunkingInvariance(t *testing.T) {
+	splits := []struct {
+		name string
+		s    splitter
+	}{{"1-byte", oneByte}, {"random-1", randomSplits(1)}, {"random-2", randomSplits(2)}, {"random-3", randomSplits(3)}}
+	for _, c := range corpus(t) {
+		t.Run(c.name, func(t *testing.T) {
+			want := runStream(c.in, whole, nil)
+			require.NoError(t, want.err)
+			assert.Empty(t, invalidTexts(want.texts), "live text in whole characters")
+			for _, a := range want.res.Artifacts {
+				assert.Equal(t, string(a.Text()), want.live[a.ID], "the live text of %s ends as its stored text", a.ID)
+			}
+			for _, split := range splits {
+				got := runStream(c.in, split.s, nil)
+				if diff := cmp.Diff(want.res, got.res, cmpResult); diff != "" {
+					t.Errorf("%s writes: Result differs (-whole +split):\n%s", split.name, diff)
+				}
+				assert.Equal(t, want.live, got.live, split.name)
+				assert.Equal(t, want.texts, got.texts, split.name)
+				assert.Equal(t, want.kinds, got.kinds, split.name)
+			}
+		})
+	}
+}
+
+// The REST and JSON-RPC bindings of a stream give the same Result and
+// updates.
+func TestBindingsIdentical(t *testing.T) {
+	ignoreWhere := cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Where")
+	for _, c := range corpus(t) {
+		if strings.HasSuffix(c.name, "/jsonrpc") {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			rest := runStream(c.in, whole, nil)
+			jrpc := runStream(rpc(c.in), whole, nil)
+			require.NotEqual(t, c.in, rpc(c.in))
+			if diff := cmp.Diff(rest.res, jrpc.res, cmpResult, ignoreWhere); diff != "" {
+				t.Errorf("Result differs (-REST +JSON-RPC):\n%s", diff)
+			}
+			assert.Equal(t, rest.live, jrpc.live)
+			assert.Equal(t, rest.kinds, jrpc.kinds)
+		})
+	}
+}
+
+// errorStreams are runs that end with an error, and how.
+var errorStreams = []struct {
+	name string
+	in   string
+	opts *reconstruct.Options
+	err  error
+}{
+	{"truncated", sse("t", task("TASK_STATE_WORKING"), first("a", "x")), nil, reconstruct.ErrTruncated},
+	{"cut inside an event", sse("t", task("TASK_STATE_WORKING")) + "data: {\"artif", nil, io.ErrUnexpectedEOF},
+	{"server error", sse("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`), nil, reconstruct.ErrServer},
+	{"invalid JSON", sse("t", task("TASK_STATE_WORKING")) + "data: [\n\n", nil, parser.ErrInvalidJSON},
+	{"strict", sse("t", task("TASK_STATE_WORKING"), more("a", "x"), status("TASK_STATE_COMPLETED", "", "")), &reconstruct.Options{Strict: true}, reconstruct.ErrUnknownArtifact},
+}
+
+// Updates yields the UpdateDone once, and an error at most once, last,
+// with a zero Update; breaking out early at any point is safe.
+func TestUpdatesIterator(t *testing.T) {
+	t.Run("clean", func(t *testing.T) {
+		var kinds []reconstruct.UpdateKind
+		for u, err := range reconstruct.Updates(strings.NewReader(thinkingToolAnswer), nil) {
+			require.NoError(t, err)
+			kinds = append(kinds, u.Kind)
+		}
+		require.NotEmpty(t, kinds)
+		assert.Equal(t, reconstruct.UpdateDone, kinds[len(kinds)-1])
+		assert.Equal(t, 1, countKind(kinds, reconstruct.UpdateDone))
+	})
+	for _, tt := range errorStreams {
+		t.Run(tt.name, func(t *testing.T) {
+			var kinds []reconstruct.UpdateKind
+			var errs []error
+			var last reconstruct.Update
+			for u, err := range reconstruct.Updates(iotest.OneByteReader(strings.NewReader(tt.in)), tt.opts) {
+				if err != nil {
+					errs = append(errs, err)
+					last = u
+					continue
+				}
+				require.Empty(t, errs, "nothing after the error")
+				kinds = append(kinds, u.Kind)
+				if u.Kind == reconstruct.UpdateDone {
+					assert.ErrorIs(t, u.Err, tt.err)
+					require.NotNil(t, u.Result)
+					assert.Equal(t, u.Err, u.Result.Err)
+				}
+			}
+			require.Len(t, errs, 1)
+			assert.ErrorIs(t, errs[0], tt.err)
+			assert.Equal(t, reconstruct.Update{}, last, "the error comes with a zero Update")
+			assert.Equal(t, reconstruct.UpdateDone, kinds[len(kinds)-1])
+			assert.Equal(t, 1, countKind(kinds, reconstruct.UpdateDone))
+		})
+	}
+	t.Run("break", func(t *testing.T) {
+		total := 0
+		for range reconstruct.Updates(strings.NewReader(thinkingToolAnswer), nil) {
+			total++
+		}
+		for stop := 1; stop <= total; stop++ {
+			n := 0
+			for range reconstruct.Updates(strings.NewReader(thinkingToolAnswer), nil) {
+				if n++; n == stop {
+					break
+				}
+			}
+			assert.Equal(t, stop, n)
+		}
+	})
+}
+
+func countKind(kinds []reconstruct.UpdateKind, k reconstruct.UpdateKind) int {
+	n := 0
+	for _, x := range kinds {
+		if x == k {
+			n++
+		}
+	}
+	return n
+}
+
+// Read returns the Result with its error, whatever the reader does.
+func TestRead(t *testing.T) {
+	tests := []struct {
+		name string
+		r    io.Reader
+		err  error
+		text string
+	}{
+		{"whole", strings.NewReader(specCompleted), nil, "The contract answer."},
+		{"one byte", iotest.OneByteReader(strings.NewReader(specCompleted)), nil, "The contract answer."},
+		{"data with EOF", iotest.DataErrReader(strings.NewReader(specCompleted)), nil, "The contract answer."},
+		{"half reads", iotest.HalfReader(strings.NewReader(specCompleted)), nil, "The contract answer."},
+		{"no progress", io.MultiReader(strings.NewReader(specCompleted[:400]), emptyReader{}), io.ErrNoProgress, "<nil>"},
+		{"timeout", iotest.TimeoutReader(strings.NewReader(specCompleted[:400])), iotest.ErrTimeout, "<nil>"},
+		{"timeout after the end", iotest.TimeoutReader(strings.NewReader(specCompleted)), nil, "The contract answer."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := reconstruct.Read(tt.r, nil)
+			require.NotNil(t, res)
+			if tt.err == nil {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, tt.err)
+				assert.ErrorIs(t, err, reconstruct.ErrTruncated)
+			}
+			assert.Equal(t, tt.text, answerText(res))
+			assert.Equal(t, err, res.Err)
+		})
+	}
+	t.Run("stops reading after an error", func(t *testing.T) {
+		in := sse("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)
+		_, err := reconstruct.Read(io.MultiReader(strings.NewReader(in), failReader{t}), nil)
+		require.ErrorIs(t, err, reconstruct.ErrServer)
+	})
+}
+
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// failReader fails the test if it is read.
+type failReader struct{ t *testing.T }
+
+func (r failReader) Read([]byte) (int, error) {
+	r.t.Error("read after the run ended with an error")
+	return 0, io.EOF
+}
+
+// CheckResponse and ReadResponse on real HTTP responses.
+func TestReadResponse(t *testing.T) {
+	tests := []struct {
+		name        string
+		code        int
+		contentType string
+		body        string
+		// want: the API error's code, or an *HTTPError, or the answer.
+		apiCode   int64
+		httpError bool
+		answer    string
+	}{
+		{"REST error document", 404, "application/json",
+			`{"error":{"code":404,"status":"NOT_FOUND","message":"task not found","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`,
+			404, false, ""},
+		{"REST error without code", 429, "application/json", `{"error":{"status":"RESOURCE_EXHAUSTED","message":"slow down"}}`, 429, false, ""},
+		{"JSON-RPC error with 200", 200, "application/json", `{"jsonrpc":"2.0","id":"msg-001","error":{"code":-32001,"message":"Task not found"}}`, -32001, false, ""},
+		{"REST error with 200", 200, "application/json; charset=utf-8", `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad"}}`, 400, false, ""},
+		{"problem+json", 403, "application/problem+json", `{"error":{"code":403,"message":"forbidden"}}`, 403, false, ""},
+		{"HTML error page", 502, "text/html", `<html>bad gateway</html>`, 0, true, ""},
+		{"JSON that is no error", 200, "application/json", `{"hello":"world"}`, 0, true, ""},
+		{"event stream", 200, "text/event-stream", specCompleted, 0, false, "The contract answer."},
+		{"event stream with charset", 200, "text/event-stream; charset=utf-8", rpc(thinkingToolAnswer), 0, false, "Dose: 5 mg daily."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				w.WriteHeader(tt.code)
+				// Write in pieces, flushing, as a streaming server does.
+				for part := range strings.SplitAfterSeq(tt.body, "\n\n") {
+					io.WriteString(w, part)
+					w.(http.Flusher).Flush()
+				}
+			}))
+			defer srv.Close()
+			require.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"))
+			resp, err := http.Post(srv.URL+"/a2a/message:stream", "application/json", strings.NewReader(`{}`))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			res, err := reconstruct.ReadResponse(resp, nil)
+			require.NotNil(t, res)
+			switch {
+			case tt.apiCode != 0:
+				var api *parser.APIError
+				require.ErrorAs(t, err, &api)
+				assert.Equal(t, tt.apiCode, api.Code)
+				assert.Equal(t, err, res.Err)
+			case tt.httpError:
+				var he *reconstruct.HTTPError
+				require.ErrorAs(t, err, &he)
+				assert.Equal(t, tt.code, he.StatusCode)
+				assert.Equal(t, tt.contentType, he.ContentType)
+				assert.Equal(t, tt.body, string(he.Body))
+				assert.Contains(t, he.Error(), tt.contentType)
+			default:
+				require.NoError(t, err)
+				assert.Equal(t, tt.answer, answerText(res))
+			}
+		})
+	}
+}
+
+// Stream's call order: Write after Close fails; Close is idempotent; the
+// UpdateDone comes once, after Close.
+func TestStreamCallOrder(t *testing.T) {
+	s := reconstruct.NewStream(nil)
+	r := &run{live: map[string]string{}}
+	feed(s, r, specCompleted, randomSplits(9))
+	assert.Zero(t, r.dones, "no UpdateDone before Close")
+	require.True(t, s.Done())
+	require.NoError(t, s.Close())
+	require.NoError(t, s.Close())
+	drain(s, r)
+	assert.Equal(t, 1, r.dones)
+	_, err := s.Write([]byte("data: {}\n\n"))
+	assert.ErrorIs(t, err, reconstruct.ErrClosed)
+	assert.False(t, s.Next())
+	assert.Equal(t, "6", string(s.LastEventID()))
+	assert.Equal(t, "task.0192f4c8-...", s.TaskID())
+
+	// Reset makes it ready for another run.
+	s.Reset(nil)
+	r = &run{live: map[string]string{}}
+	feed(s, r, failed, whole)
+	require.NoError(t, s.Close())
+	drain(s, r)
+	assert.Equal(t, parser.TaskStateFailed, s.Result().State)
+	assert.Equal(t, 1, r.dones)
+}
+
+// Close after an error still ends with one UpdateDone and returns the
+// error, however the rest of the input looks.
+func TestCloseAfterError(t *testing.T) {
+	for _, tail := range []string{"", "data: {\"partial", sse("z", status("TASK_STATE_COMPLETED", "", "")), strings.Repeat("x", 600)} {
+		for _, tt := range errorStreams[2:] { // those whose error ends the run
+			s := reconstruct.NewStream(&reconstruct.Options{Strict: tt.opts != nil && tt.opts.Strict, MaxEventSize: 512})
+			r := &run{live: map[string]string{}}
+			feed(s, r, tt.in+tail, whole)
+			err := s.CloseWithError(errors.New("reset"))
+			drain(s, r)
+			assert.ErrorIs(t, err, tt.err, "%s + %q", tt.name, tail)
+			assert.Equal(t, 1, r.dones, "%s + %q", tt.name, tail)
+		}
+	}
+}
