@@ -188,11 +188,7 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 // envelope decodes the root object: a REST stream response or error
 // document, a JSON-RPC response, or (kind docTask) a bare task.
 func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, root)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-
+	fs := d.p.RootFields()
 	var jsonrpc, id, result, errf, kindf *jsonx.Field
 	for i := range fs {
 		f := &fs[i]
@@ -246,7 +242,10 @@ func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
 		if kind == docError {
 			return d.fail(pos, ErrNoPayload)
 		}
-		return d.streamResponse(result.Value, result.Pos)
+		start := len(d.fields)
+		d.fields = d.p.AppendFields(d.fields, result.Value)
+		defer d.popFields(start)
+		return d.streamResponse(d.fields[start:], result.Pos)
 	}
 
 	d.ev.Binding = BindingREST
@@ -268,7 +267,7 @@ func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
 	case docError:
 		return d.fail(pos, ErrNoPayload)
 	}
-	return d.streamResponse(root, pos)
+	return d.streamResponse(fs, pos)
 }
 
 func (d *Decoder) popFields(start int) { d.fields = d.fields[:start] }
@@ -312,14 +311,9 @@ func payloadKind(key []byte) Kind {
 	return 0
 }
 
-// streamResponse decodes a StreamResponse object at pos: exactly one known
-// payload key, or a single unknown one.
-func (d *Decoder) streamResponse(v jsonx.Value, pos int) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-
+// streamResponse decodes the members fs of a StreamResponse object at pos:
+// exactly one known payload key, or a single unknown one.
+func (d *Decoder) streamResponse(fs []jsonx.Field, pos int) error {
 	var payload, unknown *jsonx.Field
 	var kind Kind
 	unknowns := 0

@@ -33,6 +33,8 @@ type Parser struct {
 	// data; anchor is 0 when the root has no key.
 	anchor    uintptr
 	anchorPos int
+	// root holds the root object's members, gathered by Parse.
+	root []Field
 }
 
 // Value is a parsed JSON value, valid until the next Parse on the Parser
@@ -84,17 +86,30 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 		return Value{}, &SyntaxError{Pos: pos, TooDeep: deep}
 	}
 	p.data = data
+	p.root = p.root[:0]
 	if o, err := v.Object(); err == nil && o.Len() > 0 {
-		first := true
-		o.Visit(func(key []byte, _ *fastjson.Value) {
-			if first {
-				p.anchor = uintptr(unsafe.Pointer(unsafe.SliceData(key)))
-				first = false
-			}
-		})
 		p.anchorPos = firstKeyPos(data)
+		o.Visit(func(key []byte, fv *fastjson.Value) {
+			if p.anchor == 0 {
+				p.anchor = uintptr(unsafe.Pointer(unsafe.SliceData(key)))
+			}
+			p.root = append(p.root, p.field(key, fv))
+		})
 	}
 	return Value{v}, nil
+}
+
+// RootFields returns the members of the root object of the last successful
+// Parse, as AppendFields would append them; nil when the root is not an
+// object. The slice is valid until the next Parse.
+func (p *Parser) RootFields() []Field { return p.root }
+
+func (p *Parser) field(key []byte, v *fastjson.Value) Field {
+	pos := p.keyPos(key)
+	if pos >= 0 {
+		pos = valueAfterKey(p.data, pos, len(key))
+	}
+	return Field{Key: key, Value: Value{v}, Pos: pos}
 }
 
 // firstKeyPos returns the position of the first byte of the first key of
@@ -132,11 +147,7 @@ func (p *Parser) AppendFields(dst []Field, v Value) []Field {
 		return dst
 	}
 	o.Visit(func(key []byte, fv *fastjson.Value) {
-		pos := p.keyPos(key)
-		if pos >= 0 {
-			pos = valueAfterKey(p.data, pos, len(key))
-		}
-		dst = append(dst, Field{Key: key, Value: Value{fv}, Pos: pos})
+		dst = append(dst, p.field(key, fv))
 	})
 	return dst
 }
