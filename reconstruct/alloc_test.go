@@ -1,0 +1,103 @@
+//go:build !race
+
+package reconstruct_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// lastText returns the text of the run's first artifact's last part.
+func lastText(res *reconstruct.Result) []byte {
+	p := res.Artifacts[0].Parts
+	return p[len(p)-1].Text
+}
+
+// Applying an appended delta to an artifact whose text buffer has room
+// allocates nothing; only the buffer's amortised growth does.
+func TestAllocsReducerApplyDelta(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	var dec parser.Decoder
+	r := reconstruct.NewReducer(nil)
+	apply := func(seq int64, data string) {
+		f := parser.Frame{Offset: 100 * seq, Seq: seq, Data: []byte(data), ID: []byte("evt-000123")}
+		ev, err := dec.Decode(&f)
+		require.NoError(t, err)
+		require.NoError(t, r.Apply(&f, ev))
+	}
+	apply(1, task("TASK_STATE_WORKING"))
+	apply(2, first("art-1", "The "))
+	delta := []byte(more("art-1", "token "))
+	f := parser.Frame{Offset: 300, Seq: 3, Data: delta, ID: []byte("evt-000124")}
+	ev, err := dec.Decode(&f)
+	require.NoError(t, err)
+	const runs = 100
+	for {
+		require.NoError(t, r.Apply(&f, ev))
+		if txt := lastText(r.Result()); cap(txt)-len(txt) > (runs+1)*len("token ") {
+			break
+		}
+	}
+	allocs := testing.AllocsPerRun(runs, func() {
+		if err := r.Apply(&f, ev); err != nil {
+			t.Fatal(err)
+		}
+		if u := r.Updates(); len(u) != 1 || u[0].Kind != reconstruct.UpdateText {
+			t.Fatalf("updates %v", u)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Reducer.Apply of a delta: %v allocations, want 0", allocs)
+	}
+}
+
+// The whole pipeline (lex + decode + reduce) fed one delta frame at a time
+// allocates nothing once warm.
+func TestAllocsStreamDelta(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	for _, name := range []string{"REST", "JSON-RPC"} {
+		t.Run(name, func(t *testing.T) {
+			head := sse("h", task("TASK_STATE_WORKING"), first("art-1", "The "))
+			frame := "id: evt-1\ndata: " + more("art-1", "tok\u00e9n ") + "\n\n"
+			if name == "JSON-RPC" {
+				head, frame = rpc(head), rpc(frame)
+			}
+			s := reconstruct.NewStream(nil)
+			s.Write([]byte(head))
+			for s.Next() {
+			}
+			in := []byte(frame)
+			step := func() {
+				s.Write(in)
+				n := 0
+				for s.Next() {
+					if u := s.Update(); u.Kind != reconstruct.UpdateText {
+						t.Fatalf("update %v", u.Kind)
+					}
+					n++
+				}
+				if n != 1 {
+					t.Fatalf("%d updates", n)
+				}
+			}
+			const runs = 100
+			for {
+				step()
+				if txt := lastText(s.Result()); cap(txt)-len(txt) > (runs+1)*len("tok\u00e9n ") {
+					break
+				}
+			}
+			if allocs := testing.AllocsPerRun(runs, step); allocs != 0 {
+				t.Errorf("Stream, one delta frame: %v allocations, want 0", allocs)
+			}
+		})
+	}
+}
