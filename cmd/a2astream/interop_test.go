@@ -9,9 +9,13 @@ package main
 //	A2A_INTEROP_URL=http://127.0.0.1:PORT go test -tags interop ./cmd/a2astream/ -run Interop
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -151,6 +155,124 @@ func TestInteropSubscribeUnknownTask(t *testing.T) {
 			}
 			if doc.Error.Code != wantCode || doc.Error.Reason != "TASK_NOT_FOUND" {
 				t.Errorf("error %+v, want code %d and reason TASK_NOT_FOUND", doc.Error, wantCode)
+			}
+		})
+	}
+}
+
+// cuttingProxy forwards requests to the server at target. It cuts the
+// first response after the given number of SSE frames and a few bytes of
+// the next, closing the connection as a network failure would, and
+// forwards the later responses whole. paths records the requests.
+type cuttingProxy struct {
+	t      *testing.T
+	target string
+	frames int
+	mu     sync.Mutex
+	paths  []string
+}
+
+func (p *cuttingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	first := len(p.paths) == 0
+	p.paths = append(p.paths, r.Method+" "+r.URL.Path)
+	p.mu.Unlock()
+	req, err := http.NewRequest(r.Method, p.target+r.URL.Path, r.Body)
+	if err != nil {
+		p.t.Error(err)
+		return
+	}
+	req.Header = r.Header.Clone()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Error(err)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	buf := make([]byte, 64<<10)
+	var seen []byte
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			if first {
+				seen = append(seen, chunk...)
+				if end := nthFrameEnd(seen, p.frames); end >= 0 {
+					// Forward the frames, then a few bytes of the next
+					// one, and drop the connection.
+					already := len(seen) - n
+					stop := min(end+12, len(seen))
+					w.Write(seen[already:stop])
+					w.(http.Flusher).Flush()
+					conn, _, err := w.(http.Hijacker).Hijack()
+					if err != nil {
+						p.t.Error(err)
+						return
+					}
+					conn.Close()
+					return
+				}
+			}
+			w.Write(chunk)
+			w.(http.Flusher).Flush()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// nthFrameEnd returns the offset just past the n-th blank line of b, or -1.
+func nthFrameEnd(b []byte, n int) int {
+	off := 0
+	for i := 0; i < n; i++ {
+		j := bytes.Index(b[off:], []byte("\n\n"))
+		if j < 0 {
+			return -1
+		}
+		off += j + 2
+	}
+	return off
+}
+
+// TestInteropResume drops the connection to the SDK's server in the middle
+// of the answer; the command resubscribes (tasks/{id}:subscribe, or
+// SubscribeToTask), the SDK sends the task as it stands and the rest of the
+// run, and the result is the one of an uncut run.
+func TestInteropResume(t *testing.T) {
+	for _, b := range interopBindings(t) {
+		t.Run(b.name, func(t *testing.T) {
+			base := os.Getenv("A2A_INTEROP_URL")
+			p := &cuttingProxy{t: t, target: base, frames: 5}
+			srv := httptest.NewServer(p)
+			defer srv.Close()
+			args := []string{"-m", "slow, please", "--retry-delay", "10ms"}
+			for _, a := range b.args {
+				args = append(args, strings.Replace(a, base, srv.URL, 1))
+			}
+			doc, res := interopJSON(t, append([]string{"--retries", "3"}, args...)...)
+			if res.code != exitOK || doc.State != "TASK_STATE_COMPLETED" || doc.Error != nil {
+				t.Fatalf("exit %d, state %q, error %+v; stderr:\n%s", res.code, doc.State, doc.Error, res.stderr)
+			}
+			if doc.Answer == nil || doc.Answer.Text != interopAnswer || len(doc.Answer.Parts) != 1 || len(doc.Artifacts) != 1 {
+				t.Errorf("answer %+v, %d artifacts: want %q alone", doc.Answer, len(doc.Artifacts), interopAnswer)
+			}
+			if doc.Usage == nil || doc.Usage.TotalTokens == nil || *doc.Usage.TotalTokens != 46 || len(doc.Diagnostics) != 0 {
+				t.Errorf("usage %+v, diagnostics %+v: want 46 tokens and no diagnostics", doc.Usage, doc.Diagnostics)
+			}
+			wantSecond := "POST /a2a/rest/tasks/" + doc.TaskID + ":subscribe"
+			if b.name == "JSON-RPC" {
+				wantSecond = "POST /a2a/jsonrpc"
+			}
+			if len(p.paths) != 2 || p.paths[1] != wantSecond {
+				t.Errorf("requests %v, want the stream then %q", p.paths, wantSecond)
+			}
+			if !strings.Contains(res.stderr, "resubscribing to task "+doc.TaskID) {
+				t.Errorf("stderr %q: want the resubscription told", res.stderr)
 			}
 		})
 	}

@@ -9,6 +9,8 @@
 //                  TASK_STATE_INPUT_REQUIRED with a question;
 //   - "fail ..."   narration, closed as intermediate thinking, then
 //                  TASK_STATE_FAILED with the failure;
+//   - "slow ..."   as below, with 150 ms between deltas, so that a test can
+//                  drop the connection and resubscribe mid-answer;
 //   - anything else: a WORKING status with narration, the answer's deltas
 //                  (accents, CJK, an emoji split between its two UTF-16
 //                  halves), a consolidating last chunk, then
@@ -65,11 +67,12 @@ function chunk(taskId, contextId, artifactId, text, { append, lastChunk, metadat
   });
 }
 
-// stream publishes the deltas of one artifact, the first one creating it.
-async function stream(bus, taskId, contextId, artifactId, deltas) {
+// stream publishes the deltas of one artifact, the first one creating it,
+// pause milliseconds apart.
+async function stream(bus, taskId, contextId, artifactId, deltas, pause = 3) {
   for (let i = 0; i < deltas.length; i++) {
     bus.publish(chunk(taskId, contextId, artifactId, deltas[i], { append: i > 0, lastChunk: false }));
-    await sleep(3);
+    await sleep(pause);
   }
 }
 
@@ -101,7 +104,8 @@ class StreamingAgent {
     }
     bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING, agentMessage("Recherche dans le dossier…", taskId, contextId)));
     const answer = newId("art");
-    await stream(bus, taskId, contextId, answer, ANSWER_DELTAS);
+    // "slow ..." leaves time to drop the connection and resubscribe.
+    await stream(bus, taskId, contextId, answer, ANSWER_DELTAS, text.startsWith("slow") ? 150 : 3);
     bus.publish(chunk(taskId, contextId, answer, ANSWER_DELTAS.join(""), { append: false, lastChunk: true }));
     const usage = { $usage: { model: "interop-agent", inputTokens: 12, outputTokens: 34, totalTokens: 46, credits: 0.46 } };
     bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED, undefined, usage));
