@@ -1,0 +1,28 @@
+// Package resultjson writes a run's [reconstruct.Result] as the JSON
+// document that `a2astream --json` prints, without encoding/json, so that
+// the WebAssembly module (which must not link encoding/json or fmt beyond
+// what fastjson brings) and the command-line tool produce the same bytes.
+//
+// The document's members, in order:
+//
+//	state, taskId, contextId, answer, thinking, artifacts, statusMessage,
+//	message, usage, lastEventId, diagnostics, error
+//
+// Artifacts carry artifactId, name, description, text, parts, metadata,
+// extensions, thinking, sealed, citations (number, id, offset, byteOffset,
+// runeIndex, utf16Index, locator, target, targetKind, error) and
+// citationDiagnostics. Every offset is 0-based; utf16Index indexes a
+// JavaScript string directly.
+//
+// The text is byte for byte what encoding/json's Encoder writes for the
+// same document with SetEscapeHTML(false) (and SetIndent("", "  ") when
+// indented), followed by a newline: strings escape '"', '\\' and control
+// characters ('\b', '\f', '\n', '\r', '\t', the others as \u00XX), replace
+// invalid UTF-8 with \ufffd and escape U+2028 and U+2029; raw JSON members
+// (metadata, data, details, targets) are compacted and re-indented;
+// numbers use encoding/json's float format. A text target is a JSON string
+// whose '<', '>' and '&' are escaped as encoding/json.Marshal does.
+//
+// Append allocates only what the output needs; it is not on a hot path
+// (once per run).
+package resultjson

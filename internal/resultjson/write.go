@@ -1,0 +1,635 @@
+package resultjson
+
+// This file is structured as: the entry point, the document's objects in
+// the order they nest (result, artifact, citation, part, message, usage,
+// diagnostic, error), then the scalar writers and the indenter.
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/internal/jsonx"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// Options configures Append. The zero value writes one compact line.
+type Options struct {
+	// Indent writes the document indented by two spaces per level, as
+	// `a2astream --json` prints it.
+	Indent bool
+	// ErrorType, when set, names the type of an error Append does not
+	// know (the "type" member of "error", such as "io" for a failed read);
+	// returning "" falls back to "other".
+	ErrorType func(err error) string
+}
+
+// fallback is the document written when the result holds a number JSON
+// cannot represent (a NaN or infinite credit count), as encoding/json
+// refuses to encode it.
+const fallback = `{"error":{"type":"other","message":"a2astream: cannot encode output"}}`
+
+// Append appends the JSON document of the run res, which ended with err
+// (nil when it reached a terminal or interrupted state; usually
+// res.Err), followed by a newline, to dst and returns the extended slice.
+// res may be nil when the run never started: the document then holds only
+// the error.
+func Append(dst []byte, res *reconstruct.Result, err error, opts *Options) []byte {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	w := writer{opts: &o}
+	w.result(res, err)
+	if w.bad {
+		return append(append(dst, fallback...), '\n')
+	}
+	if o.Indent {
+		dst = appendIndent(dst, w.b)
+	} else {
+		dst = append(dst, w.b...)
+	}
+	return append(dst, '\n')
+}
+
+// writer builds the compact document in b. Members are written with a
+// leading comma when they are not the first of their object or array:
+// first records that state for the innermost open container.
+type writer struct {
+	b     []byte
+	first bool
+	opts  *Options
+	bad   bool // a float that JSON cannot hold was met
+}
+
+func (w *writer) open(c byte) {
+	w.b = append(w.b, c)
+	w.first = true
+}
+
+func (w *writer) close(c byte) {
+	w.b = append(w.b, c)
+	w.first = false
+}
+
+// key starts the member name; the value follows.
+func (w *writer) key(name string) {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+	w.b = append(w.b, '"')
+	w.b = append(w.b, name...)
+	w.b = append(w.b, '"', ':')
+}
+
+// elem starts an array element.
+func (w *writer) elem() {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+}
+
+func (w *writer) str(name, s string) {
+	w.key(name)
+	w.b = appendString(w.b, s, false)
+}
+
+func (w *writer) strBytes(name string, s []byte) {
+	w.key(name)
+	w.b = appendString(w.b, s, false)
+}
+
+func (w *writer) strOmit(name, s string) {
+	if s != "" {
+		w.str(name, s)
+	}
+}
+
+func (w *writer) int(name string, n int64) {
+	w.key(name)
+	w.b = strconv.AppendInt(w.b, n, 10)
+}
+
+func (w *writer) bool(name string, v bool) {
+	w.key(name)
+	w.b = strconv.AppendBool(w.b, v)
+}
+
+func (w *writer) null(name string) {
+	w.key(name)
+	w.b = append(w.b, "null"...)
+}
+
+// rawOmit writes raw JSON (compacted) when it is valid, and nothing
+// otherwise, like the CLI's omitempty json.RawMessage members.
+func (w *writer) rawOmit(name string, raw []byte) {
+	if len(raw) == 0 || !jsonx.Valid(raw) {
+		return
+	}
+	w.key(name)
+	w.b = appendCompact(w.b, raw)
+}
+
+func stateName(s parser.TaskState) string {
+	if s == parser.TaskStateUnspecified {
+		return ""
+	}
+	return s.String()
+}
+
+func (w *writer) result(res *reconstruct.Result, err error) {
+	w.open('{')
+	if res != nil {
+		w.str("state", stateName(res.State))
+		w.str("taskId", res.TaskID)
+		w.str("contextId", res.ContextID)
+		w.key("answer")
+		if res.Answer != nil {
+			w.artifact(res.Answer)
+		} else {
+			w.b = append(w.b, "null"...)
+		}
+		w.key("thinking")
+		w.open('[')
+		for _, a := range res.Artifacts {
+			if a.Thinking {
+				w.elem()
+				w.artifact(a)
+			}
+		}
+		w.close(']')
+		w.key("artifacts")
+		w.open('[')
+		for _, a := range res.Artifacts {
+			w.elem()
+			w.artifact(a)
+		}
+		w.close(']')
+		w.message("statusMessage", res.StatusMessage)
+		w.message("message", res.Message)
+		w.usage(res.Usage)
+		w.str("lastEventId", res.LastEventID)
+		w.key("diagnostics")
+		w.open('[')
+		for i := range res.Diagnostics {
+			w.elem()
+			w.diagnostic(&res.Diagnostics[i])
+		}
+		w.close(']')
+	} else {
+		w.str("state", "")
+		w.str("taskId", "")
+		w.str("contextId", "")
+		w.null("answer")
+		w.key("thinking")
+		w.b = append(w.b, "[]"...)
+		w.key("artifacts")
+		w.b = append(w.b, "[]"...)
+		w.null("statusMessage")
+		w.null("message")
+		w.null("usage")
+		w.str("lastEventId", "")
+		w.key("diagnostics")
+		w.b = append(w.b, "[]"...)
+	}
+	if err != nil {
+		w.key("error")
+		w.errorDoc(err)
+	} else {
+		w.null("error")
+	}
+	w.close('}')
+}
+
+func (w *writer) artifact(a *reconstruct.Artifact) {
+	w.open('{')
+	w.str("artifactId", a.ID)
+	w.strOmit("name", a.Name)
+	w.strOmit("description", a.Description)
+	w.key("text")
+	w.b = appendString(w.b, a.AppendText(nil), false)
+	w.parts(a.Parts)
+	w.rawOmit("metadata", a.Metadata)
+	if len(a.Extensions) > 0 {
+		w.key("extensions")
+		w.open('[')
+		for _, e := range a.Extensions {
+			w.elem()
+			w.b = appendString(w.b, e, false)
+		}
+		w.close(']')
+	}
+	w.bool("thinking", a.Thinking)
+	w.bool("sealed", a.Sealed)
+	w.key("citations")
+	w.open('[')
+	for i := range a.Citations {
+		w.elem()
+		w.citation(&a.Citations[i])
+	}
+	w.close(']')
+	w.key("citationDiagnostics")
+	w.open('[')
+	for i := range a.CitationDiagnostics {
+		g := &a.CitationDiagnostics[i]
+		w.elem()
+		w.open('{')
+		w.int("part", int64(g.Part))
+		w.int("index", int64(g.Index))
+		w.strBytes("id", g.ID)
+		w.int("offset", int64(g.Offset))
+		w.str("error", g.Error())
+		w.close('}')
+	}
+	w.close(']')
+	w.close('}')
+}
+
+func (w *writer) citation(c *citations.Resolved) {
+	w.open('{')
+	w.int("number", int64(c.Number))
+	w.strBytes("id", c.ID)
+	w.int("offset", int64(c.Offset))
+	w.int("byteOffset", int64(c.ByteOffset))
+	w.int("runeIndex", int64(c.RuneIndex))
+	w.int("utf16Index", int64(c.UTF16Index))
+	w.strBytes("locator", c.Locator.AppendText(nil))
+	w.key("target")
+	switch {
+	case c.Err != nil:
+		w.b = append(w.b, "null"...)
+	case c.TargetKind == citations.ValueText:
+		// The CLI marshals the text on its own, with HTML escaping.
+		w.b = appendString(w.b, c.Target, true)
+	case len(c.Target) > 0 && jsonx.Valid(c.Target):
+		w.b = appendCompact(w.b, c.Target)
+	default:
+		w.b = append(w.b, "null"...)
+	}
+	w.str("targetKind", c.TargetKind.String())
+	if c.Err != nil {
+		w.str("error", c.Err.Error())
+	} else {
+		w.null("error")
+	}
+	w.close('}')
+}
+
+func (w *writer) parts(parts []reconstruct.Part) {
+	w.key("parts")
+	w.open('[')
+	for i := range parts {
+		p := &parts[i]
+		w.elem()
+		w.open('{')
+		switch p.Kind {
+		case parser.PartText:
+			w.str("kind", "text")
+			w.strBytes("text", p.Text)
+		case parser.PartData:
+			w.str("kind", "data")
+			if len(p.Data) > 0 && jsonx.Valid(p.Data) {
+				w.key("data")
+				w.b = appendCompact(w.b, p.Data)
+			} else {
+				w.strBytes("dataText", p.Data)
+			}
+		case parser.PartRaw:
+			w.str("kind", "raw")
+			if len(p.Raw) > 0 {
+				w.key("raw")
+				w.b = append(w.b, '"')
+				w.b = base64.StdEncoding.AppendEncode(w.b, p.Raw)
+				w.b = append(w.b, '"')
+			}
+		case parser.PartURL:
+			w.str("kind", "url")
+			w.strOmit("url", p.URL)
+		default:
+			w.str("kind", "unknown")
+		}
+		w.strOmit("filename", p.Filename)
+		w.strOmit("mediaType", p.MediaType)
+		w.rawOmit("metadata", p.Metadata)
+		w.close('}')
+	}
+	w.close(']')
+}
+
+func (w *writer) message(name string, m *reconstruct.Message) {
+	if m == nil {
+		w.null(name)
+		return
+	}
+	w.key(name)
+	w.open('{')
+	w.str("messageId", m.ID)
+	w.str("role", m.Role.String())
+	w.strBytes("text", m.Text())
+	w.parts(m.Parts)
+	w.rawOmit("metadata", m.Metadata)
+	w.close('}')
+}
+
+func (w *writer) usage(u *reconstruct.Usage) {
+	if u == nil {
+		w.null("usage")
+		return
+	}
+	w.key("usage")
+	w.open('{')
+	has := func(f parser.UsageField) bool { return u.Fields&f != 0 }
+	if has(parser.UsageModel) {
+		w.str("model", u.Model)
+	}
+	if has(parser.UsageInputTokens) {
+		w.int("inputTokens", u.InputTokens)
+	}
+	if has(parser.UsageOutputTokens) {
+		w.int("outputTokens", u.OutputTokens)
+	}
+	if has(parser.UsageCachedInputTokens) {
+		w.int("cachedInputTokens", u.CachedInputTokens)
+	}
+	if has(parser.UsageCacheCreationInputTokens) {
+		w.int("cacheCreationInputTokens", u.CacheCreationInputTokens)
+	}
+	if has(parser.UsageTotalTokens) {
+		w.int("totalTokens", u.TotalTokens)
+	}
+	if has(parser.UsageCredits) {
+		w.key("credits")
+		w.float(u.Credits)
+	}
+	w.close('}')
+}
+
+func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
+	w.open('{')
+	w.int("offset", g.Offset)
+	w.int("seq", g.Seq)
+	w.str("id", g.ID)
+	w.strOmit("artifactId", g.ArtifactID)
+	w.strOmit("taskId", g.TaskID)
+	if g.From != 0 || g.To != 0 {
+		w.strOmit("from", g.From.String())
+		w.strOmit("to", g.To.String())
+	}
+	w.str("error", g.Error())
+	w.close('}')
+}
+
+// errorDoc writes err with a "type" that says what kind it is: "truncated",
+// "api" (the server's error document), "http", "rule" (a rule broken under
+// Options.Strict), "syntax", "limit", or what Options.ErrorType says,
+// "other" by default.
+func (w *writer) errorDoc(err error) {
+	var (
+		api     *parser.APIError
+		httpErr *reconstruct.HTTPError
+		trunc   *reconstruct.TruncatedError
+		syn     *parser.SyntaxError
+		diag    *reconstruct.Diagnostic
+		ev      *reconstruct.EventError
+	)
+	w.open('{')
+	where := func(off, seq int64, id string) {
+		w.int("offset", off)
+		if seq != 0 {
+			w.int("seq", seq)
+		}
+		w.strOmit("id", id)
+	}
+	switch {
+	case errors.As(err, &trunc):
+		w.str("type", "truncated")
+		w.str("message", err.Error())
+		w.strOmit("taskId", trunc.TaskID)
+		w.strOmit("lastEventId", trunc.LastEventID)
+		w.strOmit("state", stateName(trunc.State))
+		w.int("offset", trunc.Offset)
+		if trunc.Cut != nil {
+			w.strOmit("cause", trunc.Cut.Error())
+		}
+	case errors.As(err, &api):
+		w.str("type", "api")
+		w.str("message", api.Message)
+		w.strOmit("binding", api.Binding.String())
+		if api.Code != 0 {
+			w.int("code", api.Code)
+		}
+		w.strOmit("status", api.Status)
+		w.strOmit("reason", api.Reason)
+		w.strOmit("domain", api.Domain)
+		w.rawOmit("details", api.Details)
+		if errors.As(err, &ev) {
+			where(ev.Offset, ev.Seq, ev.Where.ID)
+		}
+	case errors.As(err, &httpErr):
+		w.str("type", "http")
+		w.str("message", err.Error())
+		if httpErr.StatusCode != 0 {
+			w.int("httpStatus", int64(httpErr.StatusCode))
+		}
+		w.strOmit("contentType", httpErr.ContentType)
+	case errors.As(err, &diag):
+		w.str("type", "rule")
+		w.str("message", err.Error())
+		where(diag.Offset, diag.Seq, diag.Where.ID)
+	case errors.As(err, &syn):
+		w.str("type", "syntax")
+		w.str("message", err.Error())
+		where(syn.Offset, syn.Seq, syn.ID)
+		w.strOmit("field", syn.Field)
+	case errors.As(err, &ev):
+		w.str("type", "limit")
+		w.str("message", err.Error())
+		where(ev.Offset, ev.Seq, ev.Where.ID)
+	default:
+		t := ""
+		if w.opts.ErrorType != nil {
+			t = w.opts.ErrorType(err)
+		}
+		if t == "" {
+			t = "other"
+		}
+		w.str("type", t)
+		w.str("message", err.Error())
+	}
+	w.close('}')
+}
+
+// float writes f in encoding/json's format: the shortest decimal, in
+// exponent form below 1e-6 and from 1e21 up, with a one-digit negative
+// exponent written without its leading zero.
+func (w *writer) float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		w.bad = true
+		return
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	start := len(w.b)
+	w.b = strconv.AppendFloat(w.b, f, format, -1, 64)
+	if format == 'e' {
+		b := w.b[start:]
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			w.b = w.b[:len(w.b)-1]
+		}
+	}
+}
+
+const hex = "0123456789abcdef"
+
+// appendString appends s as a JSON string the way encoding/json does,
+// escaping '<', '>' and '&' too when html is set.
+func appendString[T string | []byte](dst []byte, s T, html bool) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		var r rune
+		var size int
+		switch v := any(s).(type) {
+		case string:
+			r, size = utf8.DecodeRuneInString(v[i:])
+		case []byte:
+			r, size = utf8.DecodeRune(v[i:])
+		}
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendCompact appends the valid JSON raw without the whitespace outside
+// its strings.
+func appendCompact(dst, raw []byte) []byte {
+	inStr := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inStr {
+			dst = append(dst, c)
+			switch c {
+			case '\\':
+				i++
+				dst = append(dst, raw[i])
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			inStr = true
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendIndent appends the compact JSON doc indented by two spaces per
+// level, with ": " after names and empty objects and arrays kept as {} and
+// [], the way encoding/json.Indent lays it out.
+func appendIndent(dst, doc []byte) []byte {
+	depth := 0
+	pending := false // an opening bracket waits for its first element
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(doc); i++ {
+		c := doc[i]
+		if pending {
+			pending = false
+			if c == '}' || c == ']' {
+				depth--
+				dst = append(dst, c)
+				continue
+			}
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for doc[j] != '"' {
+				if doc[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, doc[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			depth++
+			pending = true
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,383 @@
+// a2astream.js: the a2astream WebAssembly core for browsers and Node.
+//
+// This file is structured as: the errors, the loader (A2AStream), the
+// Decoder that drives one stream handle and decodes the module's records,
+// then the TransformStream and async-iterator adapters.
+//
+// The module (a2astream.wasm, Go built for wasip1 as a reactor) keeps one
+// stream per handle. Bytes cross into its linear memory through one input
+// buffer; updates come back as compact records (see wasm/records.go) that
+// are decoded here with TextDecoder; the final result is the same JSON
+// document `a2astream --json` prints, parsed once per run.
+
+import { wasiImports, wasiAllowList, WasiExit } from './wasi.js';
+
+/** A2AStreamError is why a run did not end normally; its fields are those of the Go error. */
+export class A2AStreamError extends Error {
+  constructor(doc) {
+    super(doc.message);
+    this.name = 'A2AStreamError';
+    /** "truncated" | "api" | "http" | "syntax" | "limit" | "rule" | "other" */
+    this.type = doc.type;
+    for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType',
+      'taskId', 'lastEventId', 'state', 'offset', 'seq', 'id', 'field', 'cause']) {
+      if (doc[k] !== undefined) this[k] = doc[k];
+    }
+  }
+}
+/** TruncatedError: the stream ended before the run did; resubscribe with taskId and lastEventId. */
+export class TruncatedError extends A2AStreamError { constructor(d) { super(d); this.name = 'TruncatedError'; } }
+/** ServerError: the server's error document (REST or JSON-RPC), before or inside the stream. */
+export class ServerError extends A2AStreamError { constructor(d) { super(d); this.name = 'ServerError'; } }
+/** HTTPError: a response that is neither an event stream nor an error document. */
+export class HTTPError extends A2AStreamError { constructor(d) { super(d); this.name = 'HTTPError'; } }
+/** StreamSyntaxError: bytes that do not lex or decode as A2A events (Go's *parser.SyntaxError). */
+export class StreamSyntaxError extends A2AStreamError { constructor(d) { super(d); this.name = 'StreamSyntaxError'; } }
+/** LimitError: a limit was exceeded (MaxArtifactSize, MaxArtifacts...). */
+export class LimitError extends A2AStreamError { constructor(d) { super(d); this.name = 'LimitError'; } }
+/** RuleError: a protocol rule was broken under the strict option. */
+export class RuleError extends A2AStreamError { constructor(d) { super(d); this.name = 'RuleError'; } }
+
+const errorClasses = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError };
+
+/** errorFromDoc returns the typed error of a result's "error" member. */
+export function errorFromDoc(doc) {
+  if (!doc) return null;
+  return new (errorClasses[doc.type] ?? A2AStreamError)(doc);
+}
+
+/** InstanceDeadError: the module panicked or trapped; call A2AStream.restart() and start over. */
+export class InstanceDeadError extends Error {
+  constructor(message, options) { super(message, options); this.name = 'InstanceDeadError'; }
+}
+
+/** UsageError: a call the stream refused, such as feed after end. */
+export class UsageError extends Error {
+  constructor(message) { super(message); this.name = 'UsageError'; }
+}
+
+const ERR_HANDLE = -1, ERR_PANIC = -2, ERR_CALL = -3;
+const REC_TEXT = 1, REC_REPLACED = 2, REC_SEALED = 3, REC_STATE = 4, REC_DONE = 5, REC_ARTIFACT = 16;
+const UNITS = { codepoints: 0, bytes: 1, utf16: 2 };
+const MAX_PIECE = 1 << 20;
+
+async function compileResponse(resp) {
+  if (!resp.ok) throw new Error(`a2astream: loading the module: HTTP ${resp.status}`);
+  if (WebAssembly.compileStreaming && (resp.headers.get('content-type') || '').startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(resp);
+  }
+  return WebAssembly.compile(await resp.arrayBuffer());
+}
+
+async function compile(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source === undefined) source = new URL('./a2astream.wasm', import.meta.url);
+  if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  const url = source instanceof URL ? source : new URL(String(source), globalThis.location?.href ?? import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return WebAssembly.compile(await readFile(url));
+  }
+  return compileResponse(await fetch(url));
+}
+
+/**
+ * A2AStream is one instance of the module: one per page or worker (memory
+ * never shrinks), a Decoder per stream.
+ */
+export class A2AStream {
+  #module; #instance = null; #generation = 0; #dead = null;
+  #registry = new FinalizationRegistry(({ generation, handle }) => {
+    if (generation === this.#generation && !this.#dead) this.#instance.exports.a2a_free(handle);
+  });
+
+  constructor(module) { this.#module = module; }
+
+  /** load compiles and instantiates the module from a URL, a Response, bytes or a compiled module. */
+  static async load(source) {
+    const module = await compile(source);
+    const bad = WebAssembly.Module.imports(module).filter(
+      (i) => i.module !== 'wasi_snapshot_preview1' || !wasiAllowList.includes(i.name));
+    if (bad.length) throw new Error(`a2astream: the module imports what the WASI shim lacks: ${bad.map((i) => `${i.module}.${i.name}`).join(', ')}`);
+    const s = new A2AStream(module);
+    await s.restart();
+    return s;
+  }
+
+  /** module is the compiled WebAssembly.Module, to share with workers. */
+  get module() { return this.#module; }
+
+  /** dead is the error that killed the instance (a panic or a trap), or null. */
+  get dead() { return this.#dead; }
+
+  /** restart replaces the instance by a new one; decoders of the old one are dead. */
+  async restart() {
+    let memory = null;
+    const instance = await WebAssembly.instantiate(this.#module, wasiImports(() => memory));
+    memory = instance.exports.memory;
+    instance.exports._initialize();
+    this.#instance = instance;
+    this.#generation++;
+    this.#dead = null;
+  }
+
+  /** decoder returns a Decoder for one stream. */
+  decoder(options = {}) {
+    this.#check();
+    const unit = UNITS[options.unit ?? 'codepoints'];
+    if (unit === undefined) throw new TypeError(`a2astream: unknown unit ${options.unit}`);
+    const h = this.#call((ex) => ex.a2a_new(options.strict ? 1 : 0, unit, options.maxEventSize ?? 0, options.maxArtifactSize ?? 0));
+    const d = new Decoder(this, h, this.#generation);
+    this.#registry.register(d, { generation: this.#generation, handle: h }, d);
+    return d;
+  }
+
+  /** transform returns a TransformStream of bytes to updates. */
+  transform(options = {}) {
+    let dec = null;
+    return new TransformStream({
+      start: () => { dec = this.decoder(options); },
+      transform: (chunk, ctl) => { for (const u of dec.feed(chunk)) ctl.enqueue(u); },
+      flush: (ctl) => { for (const u of dec.end()) ctl.enqueue(u); dec.free(); },
+    });
+  }
+
+  /**
+   * updates iterates over the updates of a stream: a fetch() Response, its
+   * body, or any (async) iterable of byte chunks. A read that fails ends
+   * the run as truncated, with the failure as its cause.
+   */
+  async *updates(source, options = {}) {
+    let body = source;
+    if (typeof Response !== 'undefined' && source instanceof Response) {
+      if (!source.ok) {
+        throw new HTTPError({ type: 'http', message: `a2astream: HTTP ${source.status} ${await source.text()}`.slice(0, 4096),
+          httpStatus: source.status, contentType: source.headers.get('content-type') ?? '' });
+      }
+      body = source.body;
+    }
+    const dec = this.decoder(options);
+    try {
+      let failed = null;
+      try {
+        if (body && typeof body.getReader === 'function') {
+          const reader = body.getReader();
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              yield* dec.feed(value);
+            }
+          } finally { reader.releaseLock(); }
+        } else {
+          for await (const chunk of body) yield* dec.feed(chunk);
+        }
+      } catch (e) {
+        if (e instanceof InstanceDeadError || e instanceof UsageError) throw e;
+        failed = e;
+      }
+      yield* (failed ? dec.fail(String(failed?.message ?? failed)) : dec.end());
+    } finally {
+      if (!dec.freed) dec.free();
+    }
+  }
+
+  // Internal: the exports of the live instance, for Decoder.
+  _exports(generation) {
+    this.#check();
+    if (generation !== this.#generation) throw new InstanceDeadError('a2astream: the decoder belongs to an instance that was restarted');
+    return this.#instance.exports;
+  }
+  _memory() { return this.#instance.exports.memory; }
+  _unregister(d) { this.#registry.unregister(d); }
+
+  // Internal: runs f on the exports; a trap or a Go panic kills the instance.
+  _call(f) { return this.#call(f); }
+  #call(f) {
+    let r;
+    try {
+      r = f(this.#instance.exports);
+    } catch (e) {
+      this.#dead = new InstanceDeadError(`a2astream: the module stopped: ${e instanceof WasiExit ? e.message : e}`, { cause: e });
+      throw this.#dead;
+    }
+    if (r === ERR_PANIC) {
+      this.#dead = new InstanceDeadError(outText(this.#instance.exports, this.#instance.exports.memory));
+      throw this.#dead;
+    }
+    return r;
+  }
+  #check() { if (this.#dead) throw this.#dead; }
+}
+
+/** load is A2AStream.load. */
+export function load(source) { return A2AStream.load(source); }
+
+const utf8 = new TextDecoder();
+
+// outText returns the message a refused call or a panic left in the out buffer.
+function outText(ex, memory) {
+  return utf8.decode(new Uint8Array(memory.buffer, ex.a2a_out(), ex.a2a_out_len()));
+}
+
+/**
+ * Decoder drives one stream: feed bytes, then end; each call returns the
+ * updates it caused, the last one of kind "done".
+ */
+export class Decoder {
+  #s; #h; #gen; #arts = []; #done = false; #json = null; #result = null;
+  #inPtr = 0; #inCap = 0; #buf = null; #m = null;
+
+  constructor(stream, handle, generation) { this.#s = stream; this.#h = handle; this.#gen = generation; }
+
+  /** done reports whether the "done" update was handed out. */
+  get done() { return this.#done; }
+  /** freed reports whether free was called. */
+  get freed() { return this.#h === 0; }
+
+  /** feed pushes the next bytes of the stream and returns the updates they caused. */
+  feed(chunk) {
+    const bytes = chunk instanceof Uint8Array ? chunk : ArrayBuffer.isView(chunk)
+      ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : new Uint8Array(chunk);
+    const out = [];
+    for (let off = 0; off < bytes.length; off += MAX_PIECE) {
+      const piece = bytes.subarray(off, Math.min(bytes.length, off + MAX_PIECE));
+      this.#put(piece);
+      this.#records(this.#invoke((ex) => ex.a2a_feed(this.#h, piece.length)), out);
+    }
+    return out;
+  }
+
+  /** end reports the end of the input and returns the last updates, ending with "done". */
+  end() {
+    const out = [];
+    this.#records(this.#invoke((ex) => ex.a2a_end(this.#h)), out);
+    return out;
+  }
+
+  /** fail ends the input because reading it failed (reason says why): the run ends truncated. */
+  fail(reason) {
+    const b = new TextEncoder().encode(String(reason));
+    this.#put(b);
+    const out = [];
+    this.#records(this.#invoke((ex) => ex.a2a_fail(this.#h, b.length)), out);
+    return out;
+  }
+
+  /** resume prepares the decoder for the rest of the run on a new connection (tasks/{id}:subscribe). */
+  resume() {
+    const out = [];
+    this.#records(this.#invoke((ex) => ex.a2a_resume(this.#h)), out);
+    return out;
+  }
+
+  /** resultJSON returns the run's result as the `a2astream --json` document (indented, with a final newline). */
+  resultJSON(indent = true) {
+    if (this.#json !== null && indent) return this.#json;
+    const n = this.#invoke((ex) => ex.a2a_result(this.#h, indent ? 1 : 0));
+    const text = utf8.decode(this.#view(this.#ex().a2a_out(), n));
+    if (this.#done && indent) this.#json = text;
+    return text;
+  }
+
+  /** result returns the run as rebuilt so far (final after "done"). */
+  result() {
+    if (this.#result) return this.#result;
+    const r = JSON.parse(this.resultJSON());
+    if (this.#done) this.#result = r;
+    return r;
+  }
+
+  /** free releases the stream handle; the decoder cannot be used any more. */
+  free() {
+    if (this.#h === 0) return;
+    this.#s._unregister(this);
+    if (!this.#s.dead) {
+      try { this.#ex().a2a_free(this.#h); } catch { /* the instance was restarted */ }
+    }
+    this.#h = 0;
+  }
+
+  #ex() {
+    if (this.#h === 0) throw new UsageError('a2astream: the decoder was freed');
+    return this.#s._exports(this.#gen);
+  }
+
+  #invoke(f) {
+    this.#ex();
+    const r = this.#s._call(f);
+    if (r === ERR_HANDLE) throw new UsageError('a2astream: unknown stream handle');
+    if (r === ERR_CALL) throw new UsageError(outText(this.#ex(), this.#s._memory()));
+    return r;
+  }
+
+  // view returns memory [p, p+n), re-creating the view when memory grew.
+  #view(p, n) {
+    const b = this.#s._memory().buffer;
+    if (b !== this.#buf) { this.#buf = b; this.#m = new Uint8Array(b); }
+    return this.#m.subarray(p, p + n);
+  }
+
+  #put(bytes) {
+    if (bytes.length > this.#inCap || this.#inPtr === 0) {
+      const n = Math.max(bytes.length, 65536);
+      this.#inPtr = this.#invoke((ex) => ex.a2a_input(n));
+      if (this.#inPtr === 0) throw new UsageError('a2astream: input buffer refused');
+      this.#inCap = n;
+    }
+    this.#view(this.#inPtr, bytes.length).set(bytes);
+  }
+
+  #artifact(i) { return this.#arts[i]; }
+
+  #records(size, out) {
+    if (size <= 0) return;
+    const p0 = this.#ex().a2a_out();
+    const m = this.#view(p0, size);
+    let p = 0;
+    const u32 = () => { const v = (m[p] | m[p + 1] << 8 | m[p + 2] << 16 | m[p + 3] << 24) >>> 0; p += 4; return v; };
+    const str = () => { const n = u32(); const s = n === 0 ? '' : utf8.decode(m.subarray(p, p + n)); p += n; return s; };
+    while (p < size) {
+      const kind = m[p++];
+      switch (kind) {
+        case REC_TEXT: case REC_REPLACED: {
+          const artifact = this.#arts[u32()], seq = u32();
+          out.push({ kind: kind === REC_TEXT ? 'text' : 'replaced', seq, artifact, text: str() });
+          break;
+        }
+        case REC_SEALED: {
+          const artifact = this.#arts[u32()], seq = u32();
+          out.push({ kind: 'sealed', seq, artifact });
+          break;
+        }
+        case REC_STATE: {
+          const seq = u32(); p++; const state = str();
+          let message = null;
+          if (m[p++]) message = { messageId: str(), role: str(), text: str() };
+          out.push({ kind: 'state', seq, state, message });
+          break;
+        }
+        case REC_DONE: {
+          const seq = u32(); p++;
+          out.push({ kind: 'done', seq, result: null, error: null });
+          break;
+        }
+        case REC_ARTIFACT: {
+          const index = u32(), flags = m[p++], id = str(), name = str();
+          const a = this.#arts[index] ?? (this.#arts[index] = { index, id, name, thinking: false, sealed: false });
+          a.name = name; a.thinking = (flags & 1) !== 0; a.sealed = (flags & 2) !== 0;
+          break;
+        }
+        default:
+          throw new InstanceDeadError(`a2astream: unknown record kind ${kind}`);
+      }
+    }
+    const last = out[out.length - 1];
+    if (last && last.kind === 'done' && !this.#done) {
+      this.#done = true;
+      last.result = this.result();
+      last.error = errorFromDoc(last.result.error);
+    }
+  }
+}

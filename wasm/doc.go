@@ -1,0 +1,31 @@
+// Command wasm is the a2astream core (parser, reconstruct and citations)
+// built as a WebAssembly reactor for browsers and other JavaScript hosts:
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -o wasm/a2astream.wasm ./wasm
+//
+// The host calls _initialize once, then the exports of exports_wasip1.go.
+// They form a small linear-memory ABI, driven by a2astream.js:
+//
+//	a2a_input(n) ptr            a buffer of at least n bytes for the next input
+//	a2a_new(flags, unit, maxEvent, maxArtifact) h
+//	                            a stream handle (> 0); flags bit 0: strict
+//	a2a_feed(h, n) len          feed the n input bytes; records of the updates
+//	a2a_fail(h, n) len          end the input with the error message in the input
+//	a2a_end(h) len              end the input; the last records, with done
+//	a2a_resume(h) len           continue the run on a new connection
+//	a2a_result(h, indent) len   the run's result as the `a2astream --json` document
+//	a2a_out() ptr               where the last call left its len bytes
+//	a2a_out_len() len           their length (for the message of an error)
+//	a2a_free(h)                 forget the handle
+//
+// A negative len is an error: -1 an unknown handle, -2 a Go panic (the out
+// buffer holds its message; the instance must not be used any more), -3 a
+// call after the end (the out buffer holds the message). Strings only cross
+// as parameters (in the input buffer); what the host reads is valid until
+// its next call, and the host must re-create its views of memory after
+// every call, as memory may have grown.
+//
+// The records are written by [encoder]; see records.go for their layout.
+// No fmt, encoding/json or syscall/js is linked beyond what fastjson
+// brings.
+package main
