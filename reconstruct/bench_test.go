@@ -1,0 +1,159 @@
+package reconstruct_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// benchCorpus generates one long A2A token-streaming run of about n frames
+// (REST binding, an id line and one data line per event, a keep-alive
+// comment every 50 frames): a task snapshot, then narrations of 60 token
+// deltas each (ASCII, accented, CJK and emoji words), closed alternately as
+// intermediate thinking followed by a WORKING status, or by a consolidating
+// completion close, and a COMPLETED status with $usage at the end. The
+// output is deterministic.
+func benchCorpus(n int) []byte {
+	words := []string{"The ", "patient ", "reports ", "mild ", "intermittent ", "asthma", ", ", "café ", "au ", "lait ",
+		"spots; ", "血压 ", "正常 ", "🩺 ", "no ", "wheeze ", "on ", "auscultation", ". ", "Plan: ", "salbutamol ", "PRN", ".\n"}
+	var b strings.Builder
+	frames := 0
+	event := func(data string) {
+		frames++
+		b.WriteString("id: " + strconv.Itoa(frames) + "\ndata: " + data + "\n\n")
+		if frames%50 == 0 {
+			b.WriteString(": keep-alive\n\n")
+		}
+	}
+	event(task("TASK_STATE_WORKING"))
+	for k := 0; frames < n-1; k++ {
+		art := "art.0192f4c8-" + strconv.Itoa(5000+k) + "-7a1b-8c2d-3e4f5a6b7c8d"
+		var text strings.Builder
+		for i := 0; i < 60 && frames < n-3; i++ {
+			w := words[(i+k)%len(words)]
+			text.WriteString(w)
+			if i == 0 {
+				event(first(art, w))
+			} else {
+				event(more(art, w))
+			}
+		}
+		if k%2 == 0 {
+			event(thinkingClose(art))
+			event(status("TASK_STATE_WORKING", "", ""))
+		} else {
+			event(completion(art, `{"text":"`+esc(text.String())+`"}`))
+		}
+	}
+	event(status("TASK_STATE_COMPLETED", "", usage))
+	return []byte(b.String())
+}
+
+const benchFrames = 20000
+
+// BenchmarkPipeline measures lex + decode alone and lex + decode + reduce
+// (a Stream, updates drained) on the same generated corpus of about
+// 20,000 frames, written whole and in 4 KiB chunks. Compare the MB/s of
+// LexDecode/x and LexDecodeReduce/x of one run: the reducer's share is the
+// difference.
+func BenchmarkPipeline(b *testing.B) {
+	in := benchCorpus(benchFrames)
+	if res, err := reconstruct.Read(strings.NewReader(string(in)), nil); err != nil || res.Answer == nil {
+		b.Fatalf("corpus: %v", err)
+	}
+	for _, chunk := range []int{len(in), 4 << 10} {
+		name := "whole"
+		if chunk != len(in) {
+			name = "4KiB"
+		}
+		b.Run("LexDecode/"+name, func(b *testing.B) {
+			lx := parser.NewLexer(nil)
+			var dec parser.Decoder
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				lx.Reset()
+				for p := in; len(p) > 0; {
+					c := p[:min(chunk, len(p))]
+					p = p[len(c):]
+					lx.Write(c)
+					for lx.Next() {
+						f := lx.Frame()
+						if _, err := dec.Decode(&f); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				lx.Close()
+			}
+		})
+		b.Run("LexDecodeReduce/"+name, func(b *testing.B) {
+			s := reconstruct.NewStream(nil)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Reset(nil)
+				for p := in; len(p) > 0; {
+					c := p[:min(chunk, len(p))]
+					p = p[len(c):]
+					s.Write(c)
+					for s.Next() {
+					}
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+				for s.Next() {
+				}
+			}
+		})
+	}
+}
+
+// longAnswer returns a run streaming one answer of about size bytes in
+// 8-byte deltas, then its consolidating close (one event as large as the
+// answer) and COMPLETED.
+func longAnswer(size int) []byte {
+	var b, answer strings.Builder
+	b.WriteString(sse("l", task("TASK_STATE_WORKING")))
+	for i := 0; answer.Len() < size; i++ {
+		w := "tok" + strconv.Itoa(i%10) + "é " // 7 bytes
+		answer.WriteString(w)
+		if i == 0 {
+			b.WriteString("data: " + first("a", w) + "\n\n")
+		} else {
+			b.WriteString("data: " + more("a", w) + "\n\n")
+		}
+	}
+	b.WriteString("data: " + completion("a", text(answer.String())) + "\n\n")
+	b.WriteString("data: " + status("TASK_STATE_COMPLETED", "", "") + "\n\n")
+	return []byte(b.String())
+}
+
+// BenchmarkOneByteWrites feeds a Stream one byte at a time with a 64 KiB
+// and a 256 KiB answer: the cost per byte (MB/s) stays the same, the
+// pipeline is linear in the input whatever the chunking.
+func BenchmarkOneByteWrites(b *testing.B) {
+	for _, size := range []int{64 << 10, 256 << 10} {
+		in := longAnswer(size)
+		b.Run(strconv.Itoa(size>>10)+"KiB", func(b *testing.B) {
+			s := reconstruct.NewStream(nil)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Reset(nil)
+				for i := range in {
+					s.Write(in[i : i+1])
+					for s.Next() {
+					}
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package reconstruct_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// exampleStream is a small A2A 1.0 stream: narration closed as intermediate
+// thinking, then the answer, whose emoji is split between two deltas (a
+// surrogate pair escape cut in the middle), consolidated by its close.
+const exampleStream = `id: 1
+data: {"task":{"id":"task-1","contextId":"ctx-1","status":{"state":"TASK_STATE_WORKING"}}}
+
+id: 2
+data: {"artifactUpdate":{"taskId":"task-1","artifact":{"artifactId":"think","parts":[{"text":"Checking the notes…"}]}}}
+
+id: 3
+data: {"artifactUpdate":{"taskId":"task-1","append":true,"lastChunk":true,"artifact":{"artifactId":"think","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}
+
+id: 4
+data: {"artifactUpdate":{"taskId":"task-1","artifact":{"artifactId":"answer","parts":[{"text":"All clear \ud83d"}]}}}
+
+id: 5
+data: {"artifactUpdate":{"taskId":"task-1","append":true,"artifact":{"artifactId":"answer","parts":[{"text":"\ude00."}]}}}
+
+id: 6
+data: {"artifactUpdate":{"taskId":"task-1","lastChunk":true,"artifact":{"artifactId":"answer","parts":[{"text":"All clear 😀."}]}}}
+
+id: 7
+data: {"statusUpdate":{"taskId":"task-1","status":{"state":"TASK_STATE_COMPLETED"}}}
+
+`
+
+func ExampleRead() {
+	res, err := reconstruct.Read(strings.NewReader(exampleStream), nil)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Printf("answer: %s\n", res.Answer.Text())
+	fmt.Println("state:", res.State)
+	fmt.Println("thinking artifacts:", len(res.Thinking()))
+	fmt.Println("last event id:", res.LastEventID)
+	// Output:
+	// answer: All clear 😀.
+	// state: TASK_STATE_COMPLETED
+	// thinking artifacts: 1
+	// last event id: 7
+}
+
+func ExampleStream() {
+	s := reconstruct.NewStream(nil)
+	show := func() {
+		for s.Next() {
+			u := s.Update()
+			switch u.Kind {
+			case reconstruct.UpdateText:
+				fmt.Printf("%s text %q\n", u.Artifact.ID, u.Text)
+			case reconstruct.UpdateReplaced:
+				fmt.Printf("%s replaced by %q\n", u.Artifact.ID, u.Text)
+			case reconstruct.UpdateSealed:
+				fmt.Printf("%s sealed, thinking %v\n", u.Artifact.ID, u.Artifact.Thinking)
+			case reconstruct.UpdateState:
+				fmt.Println("state", u.State)
+			case reconstruct.UpdateDone:
+				fmt.Printf("done: answer %q, error %v\n", u.Result.Answer.Text(), u.Err)
+			}
+		}
+	}
+	// The network delivers the stream in chunks of any size; here 40 bytes.
+	for in := exampleStream; len(in) > 0; {
+		n := min(40, len(in))
+		s.Write([]byte(in[:n]))
+		in = in[n:]
+		show()
+	}
+	s.Close()
+	show()
+	// Output:
+	// state TASK_STATE_WORKING
+	// think text "Checking the notes…"
+	// think sealed, thinking true
+	// answer text "All clear "
+	// answer text "😀."
+	// answer sealed, thinking false
+	// state TASK_STATE_COMPLETED
+	// done: answer "All clear 😀.", error <nil>
+}
