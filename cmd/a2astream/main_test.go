@@ -112,15 +112,31 @@ func (r result) golden() string {
 	return "-- stdout --\n" + r.stdout + "-- stderr --\n" + r.stderr + "-- exit --\n" + strconv.Itoa(r.code) + "\n"
 }
 
-// TestGolden runs every sample stream through every output mode, read from
-// stdin, and compares stdout, stderr and the exit code with the golden
-// files.
+// TestGolden runs every sample stream, and the odd streams of this
+// package's testdata (every kind of event, both bindings, a decoding error,
+// a cut), through every output mode, read from stdin, and compares stdout,
+// stderr and the exit code with the golden files.
 func TestGolden(t *testing.T) {
+	streams := map[string][]byte{}
 	for _, name := range sampleNames(t) {
+		streams[name] = sample(t, name)
+	}
+	local, err := filepath.Glob(filepath.Join("testdata", "*.sse"))
+	if err != nil || len(local) == 0 {
+		t.Fatalf("no streams in testdata: %v", err)
+	}
+	for _, path := range local {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams[filepath.Base(path)] = b
+	}
+	for name, data := range streams {
 		for _, m := range goldenModes {
 			t.Run(name+"/"+m.name, func(t *testing.T) {
 				args := append(append([]string(nil), m.args...), "-")
-				res := runWith(t, args, bytes.NewReader(sample(t, name)), nil)
+				res := runWith(t, args, bytes.NewReader(data), nil)
 				checkGolden(t, strings.TrimSuffix(name, ".sse")+"."+m.name+".golden", res.golden())
 			})
 		}
