@@ -9,7 +9,7 @@ import (
 // artifact and what went wrong.
 //
 // A Result returned by [Reducer.Result] is owned by the Reducer and changes
-// as events are applied; once the run is over (after [Reducer.Close], or
+// as events are applied; once the run is over (after [Reducer.Finish], or
 // from [Read]) nothing changes it any more.
 type Result struct {
 	// TaskID is the task's id; "" for a direct message reply.

@@ -1,0 +1,164 @@
+// Package reconstruct rebuilds what an A2A 1.0 agent said from its
+// Server-Sent-Events stream: the live text for a typing UI, the answer, the
+// intermediate thinking, every artifact, the final or interrupted state,
+// the status message, $usage, and what to resubscribe with when the stream
+// was cut. It follows the rules of Corti's "Stream agent responses" guide
+// (append and lastChunk semantics, intermediate thinking, where the answer
+// lives) and never loses or alters a byte the agent sent.
+//
+// # Three ways in
+//
+// [Read] reads a whole stream from an io.Reader into a [Result];
+// [ReadResponse] does the same with the *http.Response of a streaming call,
+// after [CheckResponse] has turned an error response (a non-2xx status, or a
+// 2xx with an application/json error body) into the server's
+// *parser.APIError:
+//
+//	res, err := reconstruct.ReadResponse(resp, nil)
+//	if err != nil {
+//		// res holds everything received before the error
+//	}
+//	fmt.Printf("%s\n", res.Answer.Text())
+//
+// [Updates] is the same as an iterator of [Update] values, for a typing UI
+// reading from an io.Reader. [Stream] is the push form that a network loop
+// or a JavaScript ReadableStream drives, the canonical loop:
+//
+//	s := reconstruct.NewStream(nil)
+//	for chunk := range chunks {
+//		s.Write(chunk)
+//		for s.Next() {
+//			show(s.Update()) // UpdateText, UpdateReplaced, UpdateSealed, UpdateState
+//		}
+//	}
+//	err := s.Close()
+//	for s.Next() {
+//		show(s.Update()) // the last updates, then one UpdateDone
+//	}
+//
+// A [Reducer] is the core under them, for callers that lex and decode the
+// stream themselves with package parser: Apply one *parser.Event at a time,
+// read its Updates, and Finish at the end of the input.
+//
+// # Call order
+//
+// For a Stream (Resume replaces the end of a connection that dropped before
+// the run ended; CloseWithError is Close for an input that failed):
+//
+//	Stream  = Conn { Resume Conn } ( Close | CloseWithError ) { Next Update } .
+//	Conn    = { Write { Next Update } } .
+//
+// For a Reducer (Fail may end the run at any point; Reset starts over):
+//
+//	Reducer = { Apply [ Updates ] } [ Fail [ Updates ] ] Finish [ Updates ] .
+//
+// Result, Err, Done, LastEventID and TaskID may be called at any time. A run
+// hands out exactly one UpdateDone: from Close (or Finish) for a run that
+// ended normally or was cut, or from the event or Fail that ended it with an
+// error.
+//
+// # How a run is rebuilt
+//
+//   - A task event sets the task and context ids, the state, the status
+//     message and $usage. Its artifacts replace the ones not yet sealed and
+//     add the unknown ones; sealed artifacts, and artifacts it leaves out,
+//     are kept (see resuming below).
+//   - An artifactUpdate with append true appends its parts to the artifact
+//     of its id. A plain text part (no metadata, file name or media type)
+//     extends the plain text part that ends the artifact, so the token
+//     deltas of a narration make one text part; an empty plain text part
+//     adds nothing (the intermediate-thinking close carries one). Text is
+//     byte-exact: the bytes of the deltas concatenated, a UTF-16 surrogate
+//     pair split between two deltas' escapes joined into its 4-byte UTF-8
+//     (package utf8buf), invalid bytes kept, no normalisation.
+//   - append false or absent replaces the whole part list, so a
+//     consolidating close never duplicates text. When the new text begins
+//     with the text already handed out live, the live text carries on with
+//     no UpdateReplaced; otherwise an UpdateReplaced hands out the new text.
+//   - lastChunk seals that artifact only, with an UpdateSealed. An artifact
+//     whose metadata.type is "intermediate-thinking" is thinking
+//     (Artifact.Thinking), never the answer.
+//   - A statusUpdate sets the state, the status message (narration for
+//     WORKING, the question for INPUT_REQUIRED and AUTH_REQUIRED, the
+//     failure for FAILED) and $usage, with an UpdateState.
+//   - The answer is taken when a terminal (COMPLETED, FAILED, CANCELED,
+//     REJECTED) or interrupted (INPUT_REQUIRED, AUTH_REQUIRED) status
+//     arrives: the last artifact sealed since the previous final status
+//     that is not thinking. It is never the status message. A message
+//     event without a task is a direct reply: it is the answer and ends
+//     the run.
+//   - Live text (UpdateText) comes in whole characters: an incomplete UTF-8
+//     sequence or a high surrogate at the end of a delta is held back until
+//     the next delta or the artifact's seal. The concatenated UpdateText of
+//     an artifact, restarted at each UpdateReplaced, equals its stored text.
+//
+// # Diagnostics and errors
+//
+// An event that breaks the protocol's rules is recorded in
+// Result.Diagnostics as a [Diagnostic] and the run goes on (Options.Strict
+// makes the Diagnostic the error that ends the run): an append to an unknown
+// artifact creates it ([ErrUnknownArtifact]); an event after a terminal
+// state is not applied, artifact updates excepted ([ErrAfterFinal]); a
+// transition the task lifecycle forbids ([ErrTransition]); an event for
+// another task is skipped ([ErrOtherTask]); an update to a sealed artifact
+// reopens it ([ErrSealedArtifact]); an unknown kind of stream response is
+// skipped ([ErrUnknownEvent]); a COMPLETED run without an answer artifact
+// ([ErrNoAnswer]).
+//
+// These end the run, keeping everything received before in the Result:
+//
+//   - an error document in the stream (REST or JSON-RPC shape): an
+//     *[EventError] that matches [ErrServer] and holds the *parser.APIError
+//     (errors.As);
+//   - a frame that cannot be decoded: the *parser.SyntaxError; an event
+//     over MaxEventSize: the *parser.SyntaxError wrapping
+//     parser.ErrEventTooLarge;
+//   - an artifact over MaxArtifactSize or too many artifacts: an
+//     *EventError wrapping [ErrArtifactTooLarge] or [ErrTooManyArtifacts];
+//   - the end of the input before a terminal or interrupted state: a
+//     *[TruncatedError] (errors.Is [ErrTruncated], and io.ErrUnexpectedEOF
+//     when the stream was cut inside an event, or the read's error) naming
+//     the task id, context id, last state and last SSE id to resubscribe
+//     with.
+//
+// Every error is sticky, and is Result.Err. Offsets are 0-based byte offsets
+// in the stream (across resumed connections, the bytes of all of them);
+// Seq is the 1-based ordinal of a frame on its connection.
+//
+// # Resuming after a cut
+//
+// When the connection drops before the run ends, call [Stream.Resume],
+// subscribe again (POST tasks/{TaskID}:subscribe, Last-Event-ID set to
+// LastEventID) and Write that stream into the same Stream. The server sends
+// a task snapshot, then replays the events from the start of the artifact in
+// progress, then live events. Sealed artifacts are kept, the one in progress
+// is rebuilt from the replay, so the Result is the one the uncut stream
+// would have given. The live text of the artifact in progress restarts with
+// an UpdateReplaced unless the replay continues what was shown. An
+// interrupted task that works again on a stream fed after Resume is a run
+// in progress again.
+//
+// # Limits
+//
+// Options.MaxEventSize caps one SSE event (default parser.DefaultMaxEventSize,
+// 16 MiB); Options.MaxArtifactSize the bytes held for one artifact
+// ([DefaultMaxArtifactSize], 64 MiB); Options.MaxArtifacts the artifacts of
+// a run ([DefaultMaxArtifacts], 4096). 0 means the default, never unlimited.
+//
+// # Lifetimes and cost
+//
+// Update.Text is a view into the Reducer's buffers, valid only until the
+// next call to Next, Write, Close, Resume or Reset (for a Reducer, Apply,
+// Fail, Finish or Reset); copy it to keep it. Artifacts, Messages and the
+// Result are the Reducer's own values: they change as events are applied
+// and stop changing after Close (Finish for a Reducer). Reset clears the
+// *Result in place (copy the struct to keep it); the Artifacts and Messages
+// it points to are never reused.
+//
+// The Reducer copies what it keeps out of the decoder's views. Applying a
+// text delta allocates nothing once the artifact's buffer has room
+// (amortised growth only), and lexing, decoding and reducing a delta frame
+// with a Stream allocates nothing in steady state.
+//
+// A Stream or a Reducer must not be used from multiple goroutines at once.
+package reconstruct
