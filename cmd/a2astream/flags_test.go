@@ -253,3 +253,33 @@ func TestColor(t *testing.T) {
 		t.Errorf("stdout %q, want each line dimmed", got.stdout)
 	}
 }
+
+// TestInputAfterError feeds more than parser.DefaultMaxEventSize bytes of
+// events after a frame that does not decode: the run stays failed at that
+// frame, nothing is refused, and --frames still shows every frame.
+func TestInputAfterError(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`data: {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n")
+	b.WriteString("data: {oops\n\n")
+	delta := `data: {"artifactUpdate":{"taskId":"t1","append":true,"artifact":{"artifactId":"a1","parts":[{"text":"` + strings.Repeat("z", 4000) + `"}]}}}` + "\n\n"
+	n := 0
+	for b.Len() <= 17<<20 {
+		b.WriteString(delta)
+		n++
+	}
+	got := runWith(t, []string{"--json", "-"}, strings.NewReader(b.String()), nil)
+	if got.code != exitProtocol || strings.Contains(got.stderr, "refused") {
+		t.Errorf("exit %d, stderr %q: want %d and nothing refused", got.code, got.stderr, exitProtocol)
+	}
+	var doc resultDoc
+	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Error == nil || doc.Error.Seq != 2 || len(doc.Artifacts) != 0 {
+		t.Errorf("error %+v, %d artifacts: want the failure at frame 2 and nothing after", doc.Error, len(doc.Artifacts))
+	}
+	fr := runWith(t, []string{"--frames", "-"}, strings.NewReader(b.String()), nil)
+	if lines := strings.Count(fr.stdout, "\n"); lines != n+2 || strings.Contains(fr.stderr, "refused") {
+		t.Errorf("--frames: %d lines, want %d; stderr %q", lines, n+2, fr.stderr)
+	}
+}

@@ -117,10 +117,14 @@ func (r *runner) main() int {
 // hands out what they produced.
 func (r *runner) feed(p []byte) {
 	r.fed += int64(len(p))
-	if _, err := r.stream.Write(p); err != nil {
-		r.out.note("the stream refused input: " + err.Error())
+	// A run that ended with an error takes no more input; the frame lexer
+	// still shows the rest.
+	if r.runErr == nil {
+		if _, err := r.stream.Write(p); err != nil {
+			r.out.note("the stream refused input: " + err.Error())
+		}
+		r.drain()
 	}
-	r.drain()
 	if r.lx != nil {
 		if _, err := r.lx.Write(p); err != nil {
 			r.out.note("the frame lexer refused input: " + err.Error())
