@@ -44,7 +44,8 @@ end shows the answer with its citations as footnotes, the final state and
 the usage. Colour is used on a terminal unless NO_COLOR is set.
 
 Playback:
-      --demo          play a bundled sample stream
+      --demo          play the bundled samples: narration closed as thinking,
+                      a tool call and the answer; then an answer with citations
       --speed X       pace of playback: X times the default pace of about
                       16 frames a second; 0 means no delay (default 1 for
                       --demo, 0 otherwise)

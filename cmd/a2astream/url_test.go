@@ -455,6 +455,11 @@ func TestRequests(t *testing.T) {
 				t.Errorf("body %s, want -d as is", body)
 			}
 		}},
+		{"data from stdin", []string{"-d", "@-"}, data, func(t *testing.T, r *http.Request, body []byte) {
+			if string(body) != `{"from":"stdin"}` {
+				t.Errorf("body %s, want stdin's", body)
+			}
+		}},
 		{"subscribe REST", []string{"--subscribe", "task.7", "--last-event-id", "3"}, data, func(t *testing.T, r *http.Request, body []byte) {
 			expect("POST", base+"/tasks/task.7:subscribe", "", "3")(t, r, body)
 		}},
@@ -481,7 +486,7 @@ func TestRequests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAgent(t, reply{check: tt.check, body: tt.body})
-			got := runWith(t, append(append([]string{"--json"}, tt.args...), a.url()), nil, nil)
+			got := runWith(t, append(append([]string{"--json"}, tt.args...), a.url()), strings.NewReader(`{"from":"stdin"}`), nil)
 			if got.code != exitOK {
 				t.Errorf("exit %d; stderr %s", got.code, got.stderr)
 			}
