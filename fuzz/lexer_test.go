@@ -1,0 +1,263 @@
+package fuzz
+
+import (
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// lexSeeds are inputs that exercise each rule of the algorithm, beside the
+// recorded streams.
+var lexSeeds = []string{
+	"",
+	"\xEF\xBB\xBFdata: a\n\n",
+	"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\ndata: b\n\n",
+	"\xEF\xBB",
+	"data: a\r\n\r\ndata: b\r\n\r\n",
+	"data: a\rdata: b\r\r",
+	"data: a\r\ndata: b\rdata: c\n\r\n",
+	"data: a\r\r\ndata: b\n\n",
+	": keep-alive\ndata: a\n:\n\n: ping\n\n",
+	"data:a:b: c\n\ndata:  two spaces\n\ndata\n\ndata\ndata\n\ndata:",
+	"event: add\ndata: 1\n\nevent\ndata: 2\n\nevent:\ndata: 3\n\n",
+	"id: 1\ndata: a\n\nid\ndata: b\n\nid: x\x00y\ndata: c\n\nid: 5\n\ndata: d\n\n",
+	"retry: 1000\ndata: a\n\nretry: 1x\ndata: b\n\nretry: 99999999999999999999999\ndata: c\n\nretry: 7\n\n",
+	"DATA: a\n\nData: b\n\n data: c\n\ndata : d\n\n",
+	"id: 1\ndata: a\n\nid: 2\ndata: {\"tex",
+	"data: a\n\n: keep-al",
+	"data: a\n\n: keep-alive\n",
+	"data: a\n: comment inside\ndata: b\n\n: c\nid: 9\n",
+	"data: \u2028\u2029\u0085\v\f\n\n",
+}
+
+// lexOutcome is what the library made of a stream, in the reference's
+// terms.
+type lexOutcome struct {
+	Frames      []refFrame
+	Cut         bool
+	CutOffset   int64
+	CutSize     int64
+	CutID       string
+	LastEventID string
+	Retry       int64
+	HasRetry    bool
+}
+
+func frameOf(t *testing.T, f parser.Frame, seq int) refFrame {
+	t.Helper()
+	if f.Seq != int64(seq) {
+		t.Fatalf("frame %d has Seq %d", seq, f.Seq)
+	}
+	return refFrame{Offset: f.Offset, Event: string(f.Event), Data: string(f.Data), ID: string(f.ID), Retry: f.Retry, HasRetry: f.HasRetry}
+}
+
+// cutOf checks that err is the documented cut-stream error and records it.
+func cutOf(t *testing.T, how string, err error, out *lexOutcome) {
+	t.Helper()
+	var se *parser.SyntaxError
+	if !errors.As(err, &se) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("%s: error %v (%T) is not a *parser.SyntaxError wrapping io.ErrUnexpectedEOF", how, err, err)
+	}
+	out.Cut, out.CutOffset, out.CutSize, out.CutID = true, se.Offset, se.Size, se.ID
+}
+
+// lexPush feeds chunks to a Lexer, draining it after each Write.
+func lexPush(t *testing.T, chunks [][]byte) lexOutcome {
+	t.Helper()
+	var out lexOutcome
+	lx := parser.NewLexer(nil)
+	written := 0
+	drain := func() {
+		for lx.Next() {
+			out.Frames = append(out.Frames, frameOf(t, lx.Frame(), len(out.Frames)+1))
+		}
+	}
+	for _, c := range chunks {
+		if n, err := lx.Write(c); n != len(c) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+		written += len(c)
+		drain()
+		if err := lx.Err(); err != nil {
+			t.Fatalf("Err before Close: %v", err)
+		}
+		if got := lx.InputOffset() + int64(lx.Buffered()); got != int64(written) {
+			t.Fatalf("InputOffset+Buffered = %d after %d bytes", got, written)
+		}
+	}
+	closeErr := lx.Close()
+	drain()
+	if closeErr != nil {
+		cutOf(t, "Lexer.Close", closeErr, &out)
+		if lx.Err() != closeErr {
+			t.Fatalf("Err = %v after Close = %v", lx.Err(), closeErr)
+		}
+	} else if lx.Err() != nil {
+		t.Fatalf("Err = %v after a clean Close", lx.Err())
+	}
+	out.LastEventID = string(lx.LastEventID())
+	out.Retry, out.HasRetry = lx.Retry()
+	return out
+}
+
+// lexPull reads the stream with a Reader.
+func lexPull(t *testing.T, src io.Reader) lexOutcome {
+	t.Helper()
+	var out lexOutcome
+	r := parser.NewReader(src, nil)
+	for r.Next() {
+		out.Frames = append(out.Frames, frameOf(t, r.Frame(), len(out.Frames)+1))
+	}
+	if err := r.Err(); err != nil {
+		cutOf(t, "Reader", err, &out)
+		if r.Next() || r.Err() != err {
+			t.Fatalf("Reader error %v is not sticky", err)
+		}
+	}
+	out.LastEventID = string(r.LastEventID())
+	out.Retry, out.HasRetry = r.Retry()
+	return out
+}
+
+func refOutcome(in []byte) lexOutcome {
+	ref := whatwgParse(in)
+	out := lexOutcome{Frames: ref.Frames, Cut: ref.Cut, CutOffset: ref.CutOffset, CutSize: ref.CutSize,
+		LastEventID: ref.LastEventID, Retry: ref.Retry, HasRetry: ref.HasRetry}
+	if ref.Cut {
+		out.CutID = ref.LastEventID
+	}
+	return out
+}
+
+// FuzzWHATWG checks the Lexer and the Reader against the transcription of
+// the WHATWG algorithm: the same frames (offset, event type, data, last
+// event ID, retry), the same last event ID and reconnection time at the
+// end, and the same verdict at the end of the input (cut or clean, with the
+// offset and size of the dropped event). The Lexer is fed whole, in 1-byte
+// chunks and in random chunks; the Reader reads through a reader returning
+// random-sized reads, (0, nil) now and then, and data together with io.EOF.
+func FuzzWHATWG(f *testing.F) {
+	for i, s := range lexSeeds {
+		f.Add([]byte(s), int64(i))
+	}
+	for _, s := range testdataStreams(f) {
+		f.Add(s, int64(len(s)))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed int64) {
+		if len(in) > 1<<16 {
+			return // cap the work per input
+		}
+		want := refOutcome(in)
+		check := func(how string, got lexOutcome) {
+			t.Helper()
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s differs from the WHATWG reference (-ref +%s):\n%s", how, how, diff)
+			}
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		check("whole", lexPush(t, [][]byte{in}))
+		if len(in) <= 4096 {
+			check("1-byte", lexPush(t, split(in, rng, 1)))
+		}
+		check("random", lexPush(t, split(in, rng, 1+rng.IntN(256))))
+		check("Reader", lexPull(t, &randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(4096), eofWithData: seed&1 == 0}))
+	})
+}
+
+// FuzzLexerMemory checks that a small MaxEventSize bounds what a Lexer and
+// a Reader hold: after a drained Write a Lexer buffers at most MaxEventSize
+// bytes plus the chunk written, and a Reader holds at most MaxEventSize
+// plus its 32 KiB read buffer; an oversized event gives a *SyntaxError
+// wrapping ErrEventTooLarge and reading goes on with the next event, with
+// the same frames whatever the chunking.
+func FuzzLexerMemory(f *testing.F) {
+	for i, s := range lexSeeds {
+		f.Add([]byte(s), uint16(8+i), int64(i))
+	}
+	for _, s := range testdataStreams(f) {
+		f.Add(s, uint16(300), int64(1))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, max uint16, seed int64) {
+		if len(in) > 1<<16 {
+			return
+		}
+		limit := 1 + int(max)%2048
+		opts := &parser.Options{MaxEventSize: limit}
+		rng := rand.New(rand.NewPCG(uint64(seed), 2))
+		var runs [][]string
+		for _, maxChunk := range []int{1, 1 + rng.IntN(64), 1 + rng.IntN(4096)} {
+			lx := parser.NewLexer(opts)
+			var got []string
+			collect := func() {
+				for {
+					if lx.Next() {
+						f := lx.Frame()
+						got = append(got, string(f.ID)+"|"+string(f.Event)+"|"+string(f.Data))
+						if len(f.Data) > limit {
+							t.Fatalf("frame data of %d bytes over MaxEventSize %d", len(f.Data), limit)
+						}
+						continue
+					}
+					err := lx.Err()
+					if err == nil {
+						return
+					}
+					var se *parser.SyntaxError
+					if !errors.As(err, &se) {
+						t.Fatalf("error %v is not a *parser.SyntaxError", err)
+					}
+					if errors.Is(err, io.ErrUnexpectedEOF) {
+						got = append(got, "cut")
+						return
+					}
+					if !errors.Is(err, parser.ErrEventTooLarge) || se.Size <= int64(limit) {
+						t.Fatalf("error %v: want ErrEventTooLarge with Size > %d", err, limit)
+					}
+					got = append(got, "too large")
+				}
+			}
+			for _, c := range split(in, rng, maxChunk) {
+				before := lx.Buffered()
+				if _, err := lx.Write(c); err != nil {
+					t.Fatalf("Write after draining: %v", err)
+				}
+				if b := lx.Buffered(); b > before+len(c) || before > limit+maxChunk {
+					t.Fatalf("Buffered %d before and %d after writing %d bytes, MaxEventSize %d", before, b, len(c), limit)
+				}
+				collect()
+				if b := lx.Buffered(); b > limit+len(c) {
+					t.Fatalf("Buffered = %d after draining, MaxEventSize %d, chunk %d", b, limit, len(c))
+				}
+			}
+			if err := lx.Close(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("Close = %v", err)
+			}
+			collect()
+			runs = append(runs, got)
+		}
+		for i := 1; i < len(runs); i++ {
+			if diff := cmp.Diff(runs[0], runs[i]); diff != "" {
+				t.Fatalf("chunking changed the outcome (-1-byte +other):\n%s", diff)
+			}
+		}
+
+		// A Reader never reads further ahead than MaxEventSize plus its
+		// read buffer.
+		src := &randReader{in: in, rng: rng, maxRead: 1 << 16}
+		r := parser.NewReader(src, opts)
+		for {
+			ok := r.Next()
+			if held := int64(src.read) - r.InputOffset(); held > int64(limit)+32<<10 {
+				t.Fatalf("Reader holds %d bytes, MaxEventSize %d", held, limit)
+			}
+			if !ok && !errors.Is(r.Err(), parser.ErrEventTooLarge) {
+				break
+			}
+		}
+	})
+}

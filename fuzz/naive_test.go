@@ -1,0 +1,112 @@
+package fuzz
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// This file holds the naive reducer: the protocol's "Reconstruct the text"
+// rules applied with string concatenation per artifact id, over the events
+// that the real Reader and Decoder produce. It is the reference the
+// reconstruct package is compared with on generated runs.
+
+// runView is the part of a run that both the reference and reconstruct
+// report, in comparable form.
+type runView struct {
+	TaskID    string
+	State     string // "" when no state was seen
+	Answer    string // the answer artifact's id; "" when none
+	Artifacts []genArtifact
+	Final     bool // the run reached a terminal or interrupted state
+}
+
+// naiveReduce reads the stream in with the library's Reader and Decoder
+// and rebuilds the run:
+//
+//   - append true appends the text of the parts to the artifact's string,
+//     append false replaces the string (creating the artifact when new);
+//   - lastChunk seals the artifact; metadata.type "intermediate-thinking"
+//     tags it as thinking;
+//   - the first terminal or interrupted status ends the run, and the answer
+//     is the artifact sealed last before it that is not thinking;
+//   - at the end, WTF-8 surrogate halves that meet are joined.
+//
+// It stops at the first error of the Reader or the Decoder, as the run does.
+func naiveReduce(in []byte) runView {
+	var v runView
+	texts := map[string]string{}
+	index := map[string]int{}
+	var sealed []string // ids in the order they were sealed
+	r := parser.NewReader(bytes.NewReader(in), nil)
+	var dec parser.Decoder
+	for r.Next() && !v.Final {
+		f := r.Frame()
+		ev, err := dec.Decode(&f)
+		if err != nil {
+			break
+		}
+		switch ev.Kind {
+		case parser.KindTask:
+			v.TaskID = string(ev.Task.ID)
+			v.State = ev.Task.Status.State.String()
+		case parser.KindArtifactUpdate:
+			u := &ev.ArtifactUpdate
+			id := string(u.Artifact.ArtifactID)
+			i, ok := index[id]
+			if !ok {
+				i = len(v.Artifacts)
+				index[id] = i
+				v.Artifacts = append(v.Artifacts, genArtifact{ID: id})
+			}
+			s := ""
+			for _, p := range u.Artifact.Parts {
+				if p.Kind == parser.PartText {
+					s += string(p.Text)
+				}
+			}
+			if u.Append {
+				texts[id] += s
+			} else {
+				texts[id] = s
+			}
+			if string(u.Artifact.Metadata.Type) == "intermediate-thinking" {
+				v.Artifacts[i].Thinking = true
+			}
+			if u.LastChunk {
+				v.Artifacts[i].Sealed = true
+				sealed = append(sealed, id)
+			}
+		case parser.KindStatusUpdate:
+			st := ev.StatusUpdate.Status.State
+			v.State = st.String()
+			if st.Terminal() || st.Interrupted() {
+				v.Final = true
+				for j := len(sealed) - 1; j >= 0; j-- {
+					if !v.Artifacts[index[sealed[j]]].Thinking {
+						v.Answer = sealed[j]
+						break
+					}
+				}
+			}
+		}
+	}
+	for i := range v.Artifacts {
+		v.Artifacts[i].Text = string(joinSurrogates([]byte(texts[v.Artifacts[i].ID])))
+	}
+	return v
+}
+
+// eofReader is io.Reader over bytes that is not a *bytes.Reader, so that no
+// WriterTo shortcut is taken.
+type eofReader struct{ b []byte }
+
+func (r *eofReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}

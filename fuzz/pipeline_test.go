@@ -1,0 +1,246 @@
+package fuzz
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/utf8buf"
+)
+
+// viewOf puts a reconstruct Result in the reference's terms.
+func viewOf(res *reconstruct.Result) runView {
+	v := runView{TaskID: res.TaskID, Final: res.Err == nil}
+	if res.State != parser.TaskStateUnspecified {
+		v.State = res.State.String()
+	}
+	if res.Answer != nil {
+		v.Answer = res.Answer.ID
+	}
+	for _, a := range res.Artifacts {
+		v.Artifacts = append(v.Artifacts, genArtifact{ID: a.ID, Text: string(a.Text()), Thinking: a.Thinking, Sealed: a.Sealed})
+	}
+	return v
+}
+
+// streamRun pushes chunks through a reconstruct.Stream and checks the
+// updates on the way: every update's artifact text is what the UI shows
+// when it appends UpdateText and replaces on UpdateReplaced, one
+// UpdateDone comes last and carries the run's error.
+func streamRun(t *testing.T, chunks [][]byte) (*reconstruct.Result, error) {
+	t.Helper()
+	s := reconstruct.NewStream(nil)
+	shown := map[*reconstruct.Artifact][]byte{}
+	var done *reconstruct.Update
+	take := func() {
+		for s.Next() {
+			u := s.Update()
+			if done != nil {
+				t.Fatalf("update %v after UpdateDone", u.Kind)
+			}
+			switch u.Kind {
+			case reconstruct.UpdateText:
+				shown[u.Artifact] = append(shown[u.Artifact], u.Text...)
+			case reconstruct.UpdateReplaced:
+				shown[u.Artifact] = append(shown[u.Artifact][:0], u.Text...)
+			case reconstruct.UpdateDone:
+				cp := *u
+				done = &cp
+			}
+		}
+	}
+	for _, c := range chunks {
+		if n, err := s.Write(c); n != len(c) || err != nil {
+			t.Fatalf("Stream.Write = %d, %v", n, err)
+		}
+		take()
+	}
+	err := s.Close()
+	take()
+	if done == nil {
+		t.Fatal("no UpdateDone")
+	}
+	if done.Err != err || done.Result != s.Result() {
+		t.Fatalf("UpdateDone carries %v, Close returned %v", done.Err, err)
+	}
+	res := s.Result()
+	for _, a := range res.Artifacts {
+		got, text := shown[a], a.Text()
+		switch {
+		case a.Sealed && string(got) != string(text):
+			t.Fatalf("artifact %s: the updates show %q, its text is %q", a.ID, got, text)
+		case !a.Sealed && (!strings.HasPrefix(string(text), string(got)) || len(text)-len(got) > utf8buf.MaxHeld):
+			t.Fatalf("open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
+		}
+	}
+	return res, err
+}
+
+// checkRunErr checks that a run's error is one of the documented shapes.
+func checkRunErr(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var te *reconstruct.TruncatedError
+	var ee *reconstruct.EventError
+	var se *parser.SyntaxError
+	var de *reconstruct.Diagnostic
+	switch {
+	case errors.As(err, &te):
+		if !errors.Is(err, reconstruct.ErrTruncated) {
+			t.Fatalf("%v: a *TruncatedError that is not ErrTruncated", err)
+		}
+		if te.Cut != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("%v: a cut that is not io.ErrUnexpectedEOF", err)
+		}
+	case errors.As(err, &ee):
+		if !errors.Is(err, reconstruct.ErrServer) && !errors.Is(err, reconstruct.ErrArtifactTooLarge) && !errors.Is(err, reconstruct.ErrTooManyArtifacts) {
+			t.Fatalf("%v: an *EventError with an undocumented cause", err)
+		}
+		var ae *parser.APIError
+		if errors.Is(err, reconstruct.ErrServer) && !errors.As(err, &ae) {
+			t.Fatalf("%v: ErrServer without the *parser.APIError", err)
+		}
+	case errors.As(err, &se):
+		if se.Pos < -1 || se.Offset < 0 {
+			t.Fatalf("%v: bad position", err)
+		}
+		if !matchesAny(err, parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
+			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape, parser.ErrEventTooLarge, io.ErrUnexpectedEOF) {
+			t.Fatalf("%v: a *parser.SyntaxError with an undocumented cause", err)
+		}
+	case errors.As(err, &de):
+		t.Fatalf("%v: a Diagnostic ended a lenient run", err)
+	default:
+		t.Fatalf("undocumented run error %v (%T)", err, err)
+	}
+}
+
+func matchesAny(err error, targets ...error) bool {
+	for _, t := range targets {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzPipeline generates an A2A run from seed (see generate), optionally
+// cuts its bytes at a random place, and checks that reconstruct, fed by a
+// Stream in random chunks and by Read over random-sized reads, rebuilds
+// what the naive reducer rebuilds from the same bytes (every artifact's
+// text, order, thinking and sealed flags, the answer, the state, whether
+// the run ended), and, for an uncut run, what the generator meant. The
+// updates a typing UI shows add up to each sealed artifact's text.
+func FuzzPipeline(f *testing.F) {
+	for i := range 40 {
+		f.Add(uint64(i), uint16(0))
+	}
+	f.Add(uint64(7), uint16(333))
+	f.Fuzz(func(t *testing.T, seed uint64, cut uint16) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		run := generate(rng)
+		in := run.SSE
+		if cut > 0 {
+			in = in[:int(cut)%(len(in)+1)]
+		}
+		want := naiveReduce(in)
+		if cut == 0 {
+			meant := runView{TaskID: want.TaskID, State: run.State, Answer: run.Answer, Artifacts: run.Artifacts, Final: run.Final}
+			if diff := cmp.Diff(meant, want); diff != "" {
+				t.Fatalf("the naive reducer differs from the generator (-generated +naive):\n%s\nstream:\n%s", diff, in)
+			}
+		}
+		pushed, perr := streamRun(t, split(in, rng, 1+rng.IntN(512)))
+		checkRunErr(t, perr)
+		if diff := cmp.Diff(want, viewOf(pushed)); diff != "" {
+			t.Fatalf("Stream differs from the naive reducer (-naive +Stream):\n%s\nerr: %v\nstream:\n%q", diff, perr, in)
+		}
+		pulled, rerr := reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(4096)}, nil)
+		if diff := cmp.Diff(want, viewOf(pulled)); diff != "" {
+			t.Fatalf("Read differs from the naive reducer (-naive +Read):\n%s\nerr: %v", diff, rerr)
+		}
+		if fmt.Sprint(perr) != fmt.Sprint(rerr) {
+			t.Fatalf("Stream error %v, Read error %v", perr, rerr)
+		}
+	})
+}
+
+// summary is a chunking-independent description of a Result.
+func summary(res *reconstruct.Result, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "task=%q ctx=%q state=%v last=%q err=%v\n", res.TaskID, res.ContextID, res.State, res.LastEventID, err)
+	if res.Answer != nil {
+		fmt.Fprintf(&b, "answer=%q\n", res.Answer.ID)
+	}
+	if res.StatusMessage != nil {
+		fmt.Fprintf(&b, "status=%q\n", res.StatusMessage.Text())
+	}
+	if res.Usage != nil {
+		fmt.Fprintf(&b, "usage=%+v\n", *res.Usage)
+	}
+	for _, a := range res.Artifacts {
+		fmt.Fprintf(&b, "art %q thinking=%v sealed=%v parts=%d text=%q cites=%d\n", a.ID, a.Thinking, a.Sealed, len(a.Parts), a.Text(), len(a.Citations))
+	}
+	for _, d := range res.Diagnostics {
+		fmt.Fprintf(&b, "diag %v\n", &d)
+	}
+	return b.String()
+}
+
+// FuzzPipelineBytes feeds arbitrary bytes to the whole pipeline. Properties:
+// no panic; the run's error is a documented one; the same Result (ids,
+// state, answer, every artifact, usage, diagnostics, error) whether the
+// bytes are pushed whole, in 1-byte chunks, in random chunks, or read with
+// Read over random-sized reads; the answer is a sealed artifact of the run
+// that is not thinking.
+func FuzzPipelineBytes(f *testing.F) {
+	for _, s := range testdataStreams(f) {
+		f.Add(s, int64(1))
+	}
+	for i := range 8 {
+		f.Add(generate(rand.New(rand.NewPCG(uint64(i), 3))).SSE, int64(i))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed int64) {
+		if len(in) > 1<<16 {
+			return
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 4))
+		res, err := streamRun(t, [][]byte{in})
+		checkRunErr(t, err)
+		want := summary(res, err)
+		if res.Answer != nil {
+			found := false
+			for _, a := range res.Artifacts {
+				found = found || a == res.Answer
+			}
+			if !found || !res.Answer.Sealed || res.Answer.Thinking {
+				if res.Message == nil { // a direct reply's answer is made of its parts
+					t.Fatalf("answer %q is not a sealed non-thinking artifact of the run", res.Answer.ID)
+				}
+			}
+		}
+		check := func(how string, res *reconstruct.Result, err error) {
+			t.Helper()
+			if got := summary(res, err); got != want {
+				t.Fatalf("%s differs from whole:\n%s\n%s", how, want, got)
+			}
+		}
+		if len(in) <= 4096 {
+			res, err := streamRun(t, split(in, rng, 1))
+			check("1-byte", res, err)
+		}
+		res, err = streamRun(t, split(in, rng, 1+rng.IntN(256)))
+		check("random", res, err)
+		res, err = reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(4096)}, nil)
+		check("Read", res, err)
+	})
+}
