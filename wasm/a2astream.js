@@ -329,8 +329,6 @@ export class Decoder {
     this.#view(this.#inPtr, bytes.length).set(bytes);
   }
 
-  #artifact(i) { return this.#arts[i]; }
-
   #records(size, out) {
     if (size <= 0) return;
     const p0 = this.#ex().a2a_out();
@@ -364,9 +362,10 @@ export class Decoder {
           break;
         }
         case REC_ARTIFACT: {
+          // A new snapshot: updates already handed out keep the artifact
+          // as it was when they happened, as the Go iterator shows it.
           const index = u32(), flags = m[p++], id = str(), name = str();
-          const a = this.#arts[index] ?? (this.#arts[index] = { index, id, name, thinking: false, sealed: false });
-          a.name = name; a.thinking = (flags & 1) !== 0; a.sealed = (flags & 2) !== 0;
+          this.#arts[index] = Object.freeze({ index, id, name, thinking: (flags & 1) !== 0, sealed: (flags & 2) !== 0 });
           break;
         }
         default:

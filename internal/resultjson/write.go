@@ -633,3 +633,9 @@ func appendIndent(dst, doc []byte) []byte {
 	}
 	return dst
 }
+
+// AppendString appends s as a JSON string escaped as the document's
+// strings are, and returns the extended slice.
+func AppendString(dst []byte, s []byte) []byte {
+	return appendString(dst, s, false)
+}

@@ -1,0 +1,61 @@
+// Shared helpers of the Node and browser tests: paths, the tools built
+// from the Go sources, chunkings of a byte stream.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoDir = join(wasmDir, '..');
+export const testdataDir = join(repoDir, 'testdata');
+export const wasmPath = join(wasmDir, 'a2astream.wasm');
+
+/** samples lists the recorded streams, testdata/*.sse. */
+export function samples() {
+  return readdirSync(testdataDir).filter((f) => f.endsWith('.sse')).sort();
+}
+
+let toolDir = null;
+/**
+ * tool returns the path of a Go command of the repository (cmd/a2astream,
+ * wasm/internal/updatedump), built once into a temporary folder unless the
+ * environment names it (A2ASTREAM_CLI, A2ASTREAM_UPDATEDUMP).
+ */
+export function tool(pkg, envName) {
+  if (process.env[envName]) return process.env[envName];
+  toolDir ??= mkdtempSync(join(tmpdir(), 'a2astream-tools-'));
+  const out = join(toolDir, pkg.replaceAll('/', '_'));
+  if (!existsSync(out)) execFileSync('go', ['build', '-o', out, `./${pkg}`], { cwd: repoDir, stdio: 'inherit' });
+  return out;
+}
+
+/** ensureModule builds wasm/a2astream.wasm when it is missing. */
+export function ensureModule() {
+  if (!existsSync(wasmPath)) execFileSync('sh', [join(wasmDir, 'build.sh')], { stdio: 'inherit' });
+  return wasmPath;
+}
+
+/** mulberry32 is a small seeded PRNG, so that random chunkings repeat. */
+export function mulberry32(seed) {
+  return () => {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** chunk splits bytes into pieces: of size n, or random sizes 1..max when n is 'random'. */
+export function chunk(bytes, n, seed = 1, max = 512) {
+  const out = [];
+  const rnd = mulberry32(seed);
+  for (let i = 0; i < bytes.length;) {
+    const size = n === 'random' ? 1 + Math.floor(rnd() * max) : n === 'whole' ? bytes.length : n;
+    out.push(bytes.subarray(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+export const chunkings = ['whole', 1, 200, 'random'];

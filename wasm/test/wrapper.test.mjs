@@ -1,0 +1,232 @@
+// Node tests of the WebAssembly module and its JS wrapper: the module's
+// imports and size, the --json result byte for byte against the Go CLI and
+// the updates against the Go iterator for every testdata stream in several
+// chunkings, the stream adapters, typed errors and a panic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError,
+} from '../a2astream.js';
+import { wasiAllowList, wasiImports } from '../wasi.js';
+import { samples, tool, ensureModule, chunk, chunkings, testdataDir } from './helpers.mjs';
+
+const wasmBytes = readFileSync(ensureModule());
+const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
+const dump = tool('wasm/internal/updatedump', 'A2ASTREAM_UPDATEDUMP');
+const compiled = await WebAssembly.compile(wasmBytes);
+const engine = await A2AStream.load(compiled);
+
+// cliJSON returns what `a2astream --json FILE` prints; its exit code says
+// how the run ended and is not checked here.
+function cliJSON(path) {
+  try {
+    return execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    if (typeof e.stdout === 'string' && e.stdout !== '') return e.stdout;
+    throw e;
+  }
+}
+
+// goUpdates returns the updates the Go iterator yields for the stream.
+function goUpdates(path) {
+  return execFileSync(dump, [path], { encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l));
+}
+
+// plain turns wrapper updates into the shape updatedump prints.
+function plain(u) {
+  switch (u.kind) {
+    case 'text': case 'replaced':
+      return { kind: u.kind, seq: u.seq, artifactId: u.artifact.id, thinking: u.artifact.thinking, sealed: u.artifact.sealed, text: u.text };
+    case 'sealed':
+      return { kind: u.kind, seq: u.seq, artifactId: u.artifact.id, thinking: u.artifact.thinking, sealed: u.artifact.sealed };
+    case 'state':
+      return { kind: u.kind, seq: u.seq, state: u.state, message: u.message ? u.message.text : null };
+    case 'done':
+      return { kind: u.kind, seq: u.seq, error: u.error !== null };
+    default:
+      throw new Error(`unknown kind ${u.kind}`);
+  }
+}
+
+function run(bytes, n, options) {
+  const d = engine.decoder(options);
+  const updates = [];
+  for (const c of chunk(bytes, n)) updates.push(...d.feed(c));
+  updates.push(...d.end());
+  const json = d.resultJSON();
+  d.free();
+  return { updates, json };
+}
+
+test('the module imports only the WASI functions the shim implements', () => {
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes));
+  assert.ok(imports.length > 0);
+  for (const i of imports) {
+    assert.equal(i.module, 'wasi_snapshot_preview1', `${i.module}.${i.name}`);
+    assert.ok(wasiAllowList.includes(i.name), `the module imports ${i.name}, which the shim lacks`);
+  }
+  const exports = WebAssembly.Module.exports(new WebAssembly.Module(wasmBytes)).map((e) => e.name).sort();
+  for (const name of ['_initialize', 'a2a_input', 'a2a_new', 'a2a_feed', 'a2a_end', 'a2a_fail', 'a2a_resume', 'a2a_result', 'a2a_out', 'a2a_out_len', 'a2a_free', 'memory']) {
+    assert.ok(exports.includes(name), `export ${name}`);
+  }
+});
+
+test('the module gzips to at most 800 KiB', () => {
+  const size = gzipSync(wasmBytes, { level: 9 }).length;
+  assert.ok(size <= 800 * 1024, `a2astream.wasm is ${wasmBytes.length} bytes, ${size} gzipped: over 800 KiB`);
+});
+
+for (const name of samples()) {
+  const path = join(testdataDir, name);
+  const bytes = readFileSync(path);
+  test(`${name}: the result equals a2astream --json byte for byte and the updates the Go iterator's, in every chunking`, () => {
+    const want = cliJSON(path);
+    const wantUpdates = goUpdates(path);
+    for (const n of chunkings) {
+      const { updates, json } = run(bytes, n);
+      assert.equal(json, want, `chunking ${n}: --json result`);
+      assert.deepEqual(updates.map(plain), wantUpdates, `chunking ${n}: updates`);
+      const done = updates.at(-1);
+      assert.equal(done.kind, 'done');
+      assert.deepEqual(done.result, JSON.parse(want));
+    }
+  });
+}
+
+test('citation utf16Index indexes the JS string of the answer', () => {
+  const { updates } = run(readFileSync(join(testdataDir, 'citations.sse')), 'random');
+  const { answer } = updates.at(-1).result;
+  assert.ok(answer.citations.length > 0);
+  const enc = new TextEncoder();
+  for (const c of answer.citations) {
+    const before = answer.text.slice(0, c.utf16Index);
+    assert.equal(enc.encode(before).length, c.byteOffset, `citation ${c.number} byteOffset`);
+    assert.equal([...before].length, c.runeIndex, `citation ${c.number} runeIndex`);
+  }
+  // The text typed out by the updates is the answer's text.
+  const typed = updates.filter((u) => (u.kind === 'text' || u.kind === 'replaced') && u.artifact.id === answer.artifactId)
+    .reduce((s, u) => (u.kind === 'text' ? s + u.text : u.text), '');
+  assert.equal(typed, answer.text);
+});
+
+test('a stream cut short ends with a TruncatedError carrying what a resubscription needs', () => {
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  const cut = bytes.subarray(0, Math.floor(bytes.length / 2));
+  const dir = mkdtempSync(join(tmpdir(), 'a2astream-cut-'));
+  writeFileSync(join(dir, 'cut.sse'), cut);
+  const { updates, json } = run(cut, 'random');
+  assert.equal(json, cliJSON(join(dir, 'cut.sse')));
+  const { error, result } = updates.at(-1);
+  assert.ok(error instanceof TruncatedError);
+  assert.ok(error instanceof A2AStreamError);
+  assert.equal(error.type, 'truncated');
+  assert.equal(error.taskId, result.taskId);
+  assert.ok(error.taskId.length > 0);
+  assert.equal(error.lastEventId, result.lastEventId);
+  assert.equal(typeof error.offset, 'number');
+  assert.equal(error.message, result.error.message);
+});
+
+test('bytes that do not decode end the run with a StreamSyntaxError that says where', () => {
+  const d = engine.decoder();
+  const updates = [...d.feed(new TextEncoder().encode('id: 7\ndata: {"task": nope}\n\n')), ...d.end()];
+  const { error } = updates.at(-1);
+  assert.ok(error instanceof StreamSyntaxError, String(error));
+  assert.equal(error.offset, 0);
+  assert.equal(error.seq, 1);
+  assert.equal(error.id, '7');
+  d.free();
+});
+
+test('feed after end is a UsageError and leaves the decoder usable for its result', () => {
+  const d = engine.decoder();
+  d.end();
+  assert.throws(() => d.feed(new Uint8Array([1])), UsageError);
+  assert.equal(typeof d.result().state, 'string');
+  d.free();
+  assert.throws(() => d.feed(new Uint8Array([1])), UsageError);
+});
+
+test('the TransformStream and the async iterator yield the decoder\'s updates', async () => {
+  const bytes = readFileSync(join(testdataDir, 'thinking-tool-answer.sse'));
+  const want = run(bytes, 'whole').updates.map(plain);
+  const body = () => new ReadableStream({
+    start(ctl) { for (const c of chunk(bytes, 'random', 7)) ctl.enqueue(c); ctl.close(); },
+  });
+  const viaTransform = [];
+  for await (const u of body().pipeThrough(engine.transform())) viaTransform.push(plain(u));
+  assert.deepEqual(viaTransform, want);
+  const viaIterator = [];
+  for await (const u of engine.updates(new Response(body()))) viaIterator.push(plain(u));
+  assert.deepEqual(viaIterator, want);
+});
+
+test('a body that fails mid-stream ends the run truncated with the failure as cause', async () => {
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  let sent = false;
+  const body = new ReadableStream({
+    pull(ctl) {
+      if (!sent) { sent = true; ctl.enqueue(bytes.subarray(0, 1000)); return; }
+      ctl.error(new Error('connection reset'));
+    },
+  });
+  const updates = [];
+  for await (const u of engine.updates(body)) updates.push(u);
+  const { error } = updates.at(-1);
+  assert.ok(error instanceof TruncatedError);
+  assert.match(error.message + ' ' + (error.cause ?? ''), /connection reset/);
+});
+
+test('a Go panic reports the instance dead with a typed error, and restart brings it back', async () => {
+  const s = await A2AStream.load(compiled);
+  const d = s.decoder();
+  // Feeding more bytes than the input buffer holds is ABI misuse the
+  // wrapper never commits: the export panics and recovers.
+  assert.throws(() => s._call((ex) => ex.a2a_feed(1, 1 << 30)), (e) => e instanceof InstanceDeadError && /panic/.test(e.message));
+  assert.ok(s.dead instanceof InstanceDeadError);
+  assert.throws(() => s.decoder(), InstanceDeadError);
+  assert.throws(() => d.feed(new Uint8Array(1)), InstanceDeadError);
+  await s.restart();
+  assert.equal(s.dead, null);
+  assert.throws(() => d.feed(new Uint8Array(1)), InstanceDeadError, 'a decoder of the old instance stays dead');
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  const d2 = s.decoder();
+  const updates = [...d2.feed(bytes), ...d2.end()];
+  assert.equal(updates.at(-1).result.state, 'TASK_STATE_COMPLETED');
+});
+
+test('a trap or exit of the Go runtime also reports the instance dead', async () => {
+  const s = await A2AStream.load(compiled);
+  assert.throws(() => s._call(() => { throw new WebAssembly.RuntimeError('unreachable'); }), InstanceDeadError);
+  assert.ok(s.dead);
+});
+
+test('the module loads from a compiled module, bytes and a Response', async () => {
+  const module = new WebAssembly.Module(wasmBytes);
+  for (const source of [module, wasmBytes, wasmBytes.buffer.slice(wasmBytes.byteOffset, wasmBytes.byteOffset + wasmBytes.byteLength),
+    new Response(wasmBytes, { headers: { 'content-type': 'application/wasm' } }), new Response(wasmBytes)]) {
+    const s = await A2AStream.load(source);
+    const d = s.decoder();
+    d.end();
+    assert.equal(d.result().error.type, 'truncated');
+  }
+});
+
+test('the raw ABI frees and reuses handles', async () => {
+  let memory = null;
+  const instance = await WebAssembly.instantiate(compiled, wasiImports(() => memory));
+  memory = instance.exports.memory;
+  const ex = instance.exports;
+  ex._initialize();
+  const a = ex.a2a_new(0, 0, 0, 0), b = ex.a2a_new(0, 0, 0, 0);
+  assert.notEqual(a, b);
+  ex.a2a_free(a);
+  assert.equal(ex.a2a_feed(a, 0), -1, 'a freed handle is unknown');
+  assert.equal(ex.a2a_new(0, 0, 0, 0), a, 'the freed slot is reused');
+  assert.equal(ex.a2a_end(99), -1);
+});
