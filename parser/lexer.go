@@ -272,6 +272,14 @@ func (lx *Lexer) Next() bool {
 					lx.pending = true
 					lx.evStart = ls
 				}
+				if lx.nData == 0 && e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
+					v := ls + 5
+					if v < e && b[v] == ' ' {
+						v++
+					}
+					lx.dataFrom, lx.dataTo, lx.nData = v, e, 1
+					continue
+				}
 				lx.field(ls, e)
 				continue
 			}
