@@ -294,3 +294,24 @@ func TestTruncationByReadError(t *testing.T) {
 type errReader struct{ err error }
 
 func (r *errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// A sealed artifact hands out the bytes it held back (a lone high
+// surrogate); when an update reopens it and its low surrogate arrives, the
+// pair is joined in the stored text and the live text is replaced, never
+// left with the lone half plus a stray byte.
+func TestReopenedArtifactJoinsSurrogateAtSeam(t *testing.T) {
+	in := sse("r", task("TASK_STATE_WORKING"),
+		first("a", "x"),
+		artifactUpdate("a", true, true, "", textRaw(`\ud83d`)),
+		moreRaw("a", `\ude00!`))
+	for _, split := range []splitter{whole, oneByte} {
+		r := runStream(in, split, nil)
+		require.ErrorIs(t, r.err, reconstruct.ErrTruncated)
+		a := artifact(t, r.res, "a")
+		assert.Equal(t, "x\U0001F600!", string(a.Text()))
+		require.Len(t, r.res.Diagnostics, 1)
+		assert.ErrorIs(t, &r.res.Diagnostics[0], reconstruct.ErrSealedArtifact)
+		assert.Equal(t, "x\U0001F600!", r.live["a"])
+		assert.Contains(t, r.kinds, reconstruct.UpdateReplaced)
+	}
+}

@@ -412,7 +412,9 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	}
 	seq := seqOf(f)
 	if appendParts {
-		r.appendParts(a, in.Parts)
+		if r.appendParts(a, in.Parts) {
+			r.replaced(a, seq)
+		}
 	} else {
 		r.replaceParts(a, in.Parts, seq)
 	}
@@ -436,7 +438,11 @@ func partsSize(parts []parser.Part) int {
 // appendParts appends parts to a. A plain text part extends a plain text
 // part that ends the artifact, joining a surrogate pair split at the seam;
 // an empty plain text part (the intermediate-thinking close) adds nothing.
-func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) {
+//
+// It reports whether the join rewrote text already handed out live, which
+// happens only to an artifact reopened after its seal handed out the high
+// surrogate it held: the live text must then be replaced.
+func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 	for i := range parts {
 		p := &parts[i]
 		plain := p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
@@ -444,11 +450,25 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) {
 			continue
 		}
 		if n := len(a.Parts); plain && n > 0 && a.Parts[n-1].plain() {
-			a.Parts[n-1].Text = utf8buf.Append(a.Parts[n-1].Text, p.Text)
+			t := a.Parts[n-1].Text
+			// Append rewrites only bytes from CompletePrefix on; keep
+			// those of them that were handed out (at most MaxHeld).
+			var shown [utf8buf.MaxHeld]byte
+			cp := utf8buf.CompletePrefix(t)
+			k := 0
+			if a.emitPart == n-1 && a.emitOff > cp {
+				k = copy(shown[:], t[cp:a.emitOff])
+			}
+			t = utf8buf.Append(t, p.Text)
+			a.Parts[n-1].Text = t
+			if k > 0 && (len(t) < cp+k || !bytes.Equal(shown[:k], t[cp:cp+k])) {
+				rewrote = true
+			}
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
 	}
+	return rewrote
 }
 
 // replaceParts replaces the parts of a. When the new text begins with the
@@ -462,7 +482,12 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 		a.emitPart, a.emitOff = part, off
 		return
 	}
-	// The text changed: hand out the new text's whole characters.
+	r.replaced(a, seq)
+}
+
+// replaced hands out the whole characters of a's text in an
+// UpdateReplaced, the text having changed from what was shown.
+func (r *Reducer) replaced(a *Artifact, seq int64) {
 	var text []byte
 	if countText(a.Parts) > 1 {
 		r.scratch = a.AppendText(r.scratch[:0])
