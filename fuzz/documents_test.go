@@ -1,0 +1,168 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+)
+
+// decodeSentinels are the documented causes of a decoding failure.
+var decodeSentinels = []error{parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
+	parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape}
+
+var documentSeeds = []string{
+	`{"id":"task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62","contextId":"ctx.1","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-05-19T12:00:01Z"}}`,
+	`{"id":"t","status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"Which patient?"}]}},"artifacts":[{"artifactId":"a","name":"icd10-result","parts":[{"text":"J45.909"},{"data":{"x":[1,2]},"metadata":{"dataPartId":"g"}},{"raw":"aGk=","filename":"f","mediaType":"text/plain"},{"url":"https://x"}]}],"history":[{"role":1,"parts":[{"text":"q\ud83d"}]}],"metadata":{"$usage":{"model":"m","inputTokens":"100","credits":1.2}}}`,
+	`{"jsonrpc":"2.0","id":"g1","result":{"id":"answer","status":{"state":"TASK_STATE_WORKING"}}}`,
+	`{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"Unsupported operation","data":[{"reason":"R","domain":"d","metadata":{"k":"v"}}]}}`,
+	`{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`,
+	`{"error":{"code":"409","status":"FAILED_PRECONDITION","message":"terminal"}}`,
+	`{"task":{}}`, `{"jsonrpc":"2.0","id":1,"result":{}}`, `<html>`, `{"kind":"task","status":{"state":"working"}}`,
+	`{"id":"t","status":{"state":"TASK_STATE_BOGUS"}}`, `{"id":5}`, `[[[[[[[[[[`, `{"id":"\u0000\ud800"}`,
+}
+
+// FuzzDocuments decodes arbitrary task and error documents. Properties: no
+// panic; DecodeTask fails with the server's *parser.APIError or with a
+// *parser.SyntaxError wrapping a documented sentinel, with Pos inside the
+// document (or -1) and no stream position; the same for DecodeAPIError;
+// when DecodeTask returns an *APIError, DecodeAPIError returns the same
+// one, and so does a Decoder for a frame carrying the document; the decoded
+// values are owned (overwriting the input changes nothing) and decoding
+// again gives the same result.
+func FuzzDocuments(f *testing.F) {
+	for _, s := range documentSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) > 1<<16 {
+			return
+		}
+		checkSyntax := func(what string, err error) {
+			t.Helper()
+			var se *parser.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("%s: error %v (%T) is neither an *APIError nor a *SyntaxError", what, err, err)
+			}
+			if !matchesAny(err, decodeSentinels...) {
+				t.Fatalf("%s: %v wraps no documented sentinel", what, err)
+			}
+			if se.Pos < -1 || se.Pos > len(doc) || se.Offset != 0 || se.Seq != 0 {
+				t.Fatalf("%s: %v has Pos %d (len %d), Offset %d, Seq %d", what, err, se.Pos, len(doc), se.Offset, se.Seq)
+			}
+		}
+		orig := bytes.Clone(doc)
+		task, terr := parser.DecodeTask(doc)
+		apiErr, aerr := parser.DecodeAPIError(doc)
+		var fromTask *parser.APIError
+		switch {
+		case terr == nil:
+			if task == nil {
+				t.Fatal("DecodeTask returned neither a task nor an error")
+			}
+		case errors.As(terr, &fromTask):
+			if aerr != nil {
+				t.Fatalf("DecodeTask found the error document %v, DecodeAPIError failed: %v", fromTask, aerr)
+			}
+			if diff := cmp.Diff(fromTask, apiErr); diff != "" {
+				t.Fatalf("DecodeTask and DecodeAPIError disagree (-task +apierror):\n%s", diff)
+			}
+		default:
+			checkSyntax("DecodeTask", terr)
+		}
+		if aerr != nil {
+			checkSyntax("DecodeAPIError", aerr)
+		}
+		if apiErr != nil {
+			var d parser.Decoder
+			ev, err := d.Decode(&parser.Frame{Data: doc, Seq: 1})
+			if err != nil || ev.Kind != parser.KindError {
+				t.Fatalf("a Decoder makes %v, %v of the error document %v", ev, err, apiErr)
+			}
+			if diff := cmp.Diff(apiErr, ev.Err); diff != "" {
+				t.Fatalf("the Decoder's in-stream error differs from DecodeAPIError (-document +stream):\n%s", diff)
+			}
+		}
+
+		// Owned: scribbling over the input changes nothing decoded.
+		for i := range doc {
+			doc[i] = 'x'
+		}
+		task2, terr2 := parser.DecodeTask(orig)
+		apiErr2, aerr2 := parser.DecodeAPIError(orig)
+		if diff := cmp.Diff(task2, task); diff != "" {
+			t.Fatalf("the task changed with its input, or a second decode differs (-again +first):\n%s", diff)
+		}
+		if diff := cmp.Diff(apiErr2, apiErr); diff != "" {
+			t.Fatalf("the error document changed with its input, or a second decode differs (-again +first):\n%s", diff)
+		}
+		if fmt.Sprint(terr) != fmt.Sprint(terr2) || fmt.Sprint(aerr) != fmt.Sprint(aerr2) {
+			t.Fatalf("errors differ on a second decode: %v / %v, %v / %v", terr, terr2, aerr, aerr2)
+		}
+	})
+}
+
+// FuzzBindings decodes frame data as given (HTTP+JSON) and wrapped in a
+// JSON-RPC result envelope. Properties: every failure is a *SyntaxError
+// wrapping a documented sentinel with Pos inside the data and the frame's
+// position; when the bare stream response decodes, the wrapped one decodes
+// to the same event, binding and id aside.
+func FuzzBindings(f *testing.F) {
+	for _, s := range documentSeeds {
+		f.Add([]byte(s))
+	}
+	for _, s := range testdataStreams(f) {
+		r := parser.NewReader(bytes.NewReader(s), nil)
+		for r.Next() {
+			f.Add(bytes.Clone(r.Frame().Data))
+		}
+	}
+	var rest, rpc parser.Decoder
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		check := func(what string, data []byte, err error) {
+			t.Helper()
+			var se *parser.SyntaxError
+			if !errors.As(err, &se) || !matchesAny(err, decodeSentinels...) {
+				t.Fatalf("%s: undocumented error %v (%T)", what, err, err)
+			}
+			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 11 || se.Seq != 3 || se.ID != "7" {
+				t.Fatalf("%s: %v has a bad position (Pos %d of %d)", what, err, se.Pos, len(data))
+			}
+		}
+		ev, err := rest.Decode(&parser.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: data})
+		if err != nil {
+			check("bare", data, err)
+			return
+		}
+		if ev.Kind == parser.KindError {
+			return // an error document is not a result
+		}
+		if ev.Binding != parser.BindingREST && ev.Binding != parser.BindingJSONRPC {
+			t.Fatalf("binding %v", ev.Binding)
+		}
+		if ev.Binding == parser.BindingJSONRPC {
+			return // already an envelope
+		}
+		wrapped := append(append([]byte(`{"jsonrpc":"2.0","id":"r","result":`), data...), '}')
+		ev2, err := rpc.Decode(&parser.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: wrapped})
+		if err != nil {
+			check("wrapped", wrapped, err)
+			t.Fatalf("the bare response decodes, wrapped in a JSON-RPC result it fails: %v", err)
+		}
+		if ev2.Binding != parser.BindingJSONRPC || string(ev2.RPCID.Value) != "r" {
+			t.Fatalf("wrapped: binding %v, id %q", ev2.Binding, ev2.RPCID.Value)
+		}
+		a, b := *ev, *ev2
+		a.Binding, a.RPCID, b.Binding, b.RPCID = 0, parser.RPCID{}, 0, parser.RPCID{}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Fatalf("the bindings decode differently (-REST +JSON-RPC):\n%s", diff)
+		}
+	})
+}
