@@ -113,8 +113,9 @@
 //   - a frame that cannot be decoded: the *parser.SyntaxError; an event
 //     over MaxEventSize: the *parser.SyntaxError wrapping
 //     parser.ErrEventTooLarge;
-//   - an artifact over MaxArtifactSize or too many artifacts: an
-//     *EventError wrapping [ErrArtifactTooLarge] or [ErrTooManyArtifacts];
+//   - an artifact over MaxArtifactSize, too many artifacts or too many
+//     diagnostics: an *EventError wrapping [ErrArtifactTooLarge],
+//     [ErrTooManyArtifacts] or [ErrTooManyDiagnostics];
 //   - the end of the input before a terminal or interrupted state: a
 //     *[TruncatedError] (errors.Is [ErrTruncated], and io.ErrUnexpectedEOF
 //     when the stream was cut inside an event, or the read's error) naming
@@ -143,7 +144,9 @@
 // Options.MaxEventSize caps one SSE event (default parser.DefaultMaxEventSize,
 // 16 MiB); Options.MaxArtifactSize the bytes held for one artifact
 // ([DefaultMaxArtifactSize], 64 MiB); Options.MaxArtifacts the artifacts of
-// a run ([DefaultMaxArtifacts], 4096). 0 means the default, never unlimited.
+// a run ([DefaultMaxArtifacts], 4096); Options.MaxDiagnostics its
+// diagnostics ([DefaultMaxDiagnostics], 1024). 0 means the default, never
+// unlimited.
 //
 // # Lifetimes and cost
 //

@@ -44,6 +44,9 @@ var (
 	// ErrTooManyArtifacts means a run created more than
 	// Options.MaxArtifacts artifacts; the run stopped.
 	ErrTooManyArtifacts = errors.New("reconstruct: more than MaxArtifacts artifacts")
+	// ErrTooManyDiagnostics means a run broke the rules more than
+	// Options.MaxDiagnostics times; the run stopped.
+	ErrTooManyDiagnostics = errors.New("reconstruct: more than MaxDiagnostics diagnostics")
 	// ErrServer is the error the server sent inside the stream, seen
 	// through an *EventError; errors.As finds the *parser.APIError.
 	ErrServer = errors.New("reconstruct: the server sent an error")

@@ -142,6 +142,8 @@ func TestInputErrors(t *testing.T) {
 			&reconstruct.Options{MaxEventSize: 256}, parser.ErrEventTooLarge},
 		{"artifact too large", ok + sse("j", more("a", strings.Repeat("x", 100))), &reconstruct.Options{MaxArtifactSize: 64}, reconstruct.ErrArtifactTooLarge},
 		{"too many artifacts", ok + sse("j", first("b", "1"), first("c", "2")), &reconstruct.Options{MaxArtifacts: 2}, reconstruct.ErrTooManyArtifacts},
+		{"too many diagnostics", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", 4), &reconstruct.Options{MaxDiagnostics: 3}, reconstruct.ErrTooManyDiagnostics},
+		{"too many diagnostics by default", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", reconstruct.DefaultMaxDiagnostics+1), nil, reconstruct.ErrTooManyDiagnostics},
 	}
 	for _, tt := range tests {
 		for _, split := range []struct {

@@ -18,6 +18,8 @@ const (
 	DefaultMaxArtifactSize = 64 << 20
 	// DefaultMaxArtifacts caps the artifacts of one run.
 	DefaultMaxArtifacts = 4096
+	// DefaultMaxDiagnostics caps the diagnostics of one run.
+	DefaultMaxDiagnostics = 1024
 )
 
 // Options configures a [Reducer] or a [Stream]. The zero value, like a nil
@@ -36,6 +38,11 @@ type Options struct {
 	// MaxArtifacts caps the number of artifacts of a run; 0 means
 	// DefaultMaxArtifacts, never unlimited.
 	MaxArtifacts int
+	// MaxDiagnostics caps the number of diagnostics of a run: a stream
+	// that breaks the rules more often than that stops with
+	// ErrTooManyDiagnostics, so that no input makes Result.Diagnostics grow
+	// without bound. 0 means DefaultMaxDiagnostics, never unlimited.
+	MaxDiagnostics int
 	// Citations configures how the answer's citations are resolved; its
 	// Unit is the unit of the entries' offsets (code points by default).
 	Citations citations.Options
@@ -51,6 +58,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.MaxArtifacts <= 0 {
 		v.MaxArtifacts = DefaultMaxArtifacts
+	}
+	if v.MaxDiagnostics <= 0 {
+		v.MaxDiagnostics = DefaultMaxDiagnostics
 	}
 	return v
 }
@@ -223,8 +233,12 @@ func (r *Reducer) fail(f *parser.Frame, err error) {
 }
 
 // diag records a diagnostic; it returns false when Options.Strict made it
-// end the run.
+// end the run, or there were too many.
 func (r *Reducer) diag(f *parser.Frame, d Diagnostic) bool {
+	if len(r.res.Diagnostics) >= r.opts.MaxDiagnostics {
+		r.fail(f, ErrTooManyDiagnostics)
+		return false
+	}
 	d.Where = whereOf(f)
 	r.res.Diagnostics = append(r.res.Diagnostics, d)
 	if r.opts.Strict {

@@ -66,11 +66,18 @@ func (s *Stream) Reset(opts *Options) {
 	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil
 }
 
-// Write pushes the next bytes of the stream. It never fails before Close:
-// errors in the input end the run and reach the caller as an UpdateDone.
+// Write pushes the next bytes of the stream. Errors in the input end the
+// run and reach the caller as an UpdateDone, not from Write: once the run
+// has ended with an error, Write discards its input. Write fails with
+// ErrClosed after Close, and with parser.ErrBufferFull when more than
+// MaxEventSize bytes are buffered unread: call Next until it returns false
+// between writes.
 func (s *Stream) Write(p []byte) (int, error) {
 	if s.closed {
 		return 0, ErrClosed
+	}
+	if s.red.err != nil {
+		return len(p), nil
 	}
 	return s.lx.Write(p)
 }
@@ -184,6 +191,9 @@ func (s *Stream) CloseWithError(err error) error {
 // the previous one dropped before the run ended: the bytes of an event cut
 // by the drop are discarded, and the events of the new connection are
 // applied to the same run. It fails when the run has already ended.
+//
+// Call Next until it returns false before Resume: the updates not handed
+// out yet and the bytes of an event the drop cut are dropped by it.
 func (s *Stream) Resume() error {
 	if s.red.finished || s.red.err != nil || s.closed {
 		return ErrClosed

@@ -1,0 +1,108 @@
+package reconstruct_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// reconstructSentinels are the documented sentinels a Diagnostic carries.
+var reconstructSentinels = []error{
+	reconstruct.ErrUnknownArtifact, reconstruct.ErrAfterFinal, reconstruct.ErrTransition,
+	reconstruct.ErrOtherTask, reconstruct.ErrSealedArtifact, reconstruct.ErrUnknownEvent,
+	reconstruct.ErrNoAnswer,
+}
+
+// documented reports whether err is one of the documented errors of a run.
+func documented(err error) bool {
+	var te *reconstruct.TruncatedError
+	var ee *reconstruct.EventError
+	var d *reconstruct.Diagnostic
+	var se *parser.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return errors.Is(err, reconstruct.ErrTruncated)
+	case errors.As(err, &ee):
+		var api *parser.APIError
+		return errors.As(err, &api) && errors.Is(err, reconstruct.ErrServer) ||
+			errors.Is(err, reconstruct.ErrArtifactTooLarge) || errors.Is(err, reconstruct.ErrTooManyArtifacts) ||
+			errors.Is(err, reconstruct.ErrTooManyDiagnostics)
+	case errors.As(err, &d):
+		for _, s := range reconstructSentinels {
+			if errors.Is(err, s) {
+				return true
+			}
+		}
+		return false
+	case errors.As(err, &se):
+		return se.Err != nil
+	}
+	return false
+}
+
+// FuzzPipeline feeds arbitrary bytes through the whole pipeline, whole, in
+// chunks chosen by seed and one byte at a time: it never panics, gives the
+// same Result and updates however the input is chunked, reports only
+// documented errors, and its live text is whole characters that end as the
+// stored text of each sealed artifact.
+func FuzzPipeline(f *testing.F) {
+	for _, c := range corpus(f) {
+		f.Add([]byte(c.in), int64(len(c.in)))
+	}
+	for i, e := range errorStreams {
+		f.Add([]byte(e.in), int64(i))
+	}
+	f.Add([]byte(directReply), int64(3))
+	f.Fuzz(func(t *testing.T, in []byte, seed int64) {
+		if len(in) > 32<<10 {
+			return // the 1-byte run is quadratic in nothing, but slow to fuzz
+		}
+		opts := &reconstruct.Options{Strict: seed&1 == 1}
+		if seed&2 == 2 {
+			opts.MaxEventSize = 1 << 10
+			opts.MaxArtifactSize = 2 << 10
+			opts.MaxArtifacts = 3
+			opts.MaxDiagnostics = 4
+		}
+		s := string(in)
+		want := runStream(s, whole, opts)
+		for name, split := range map[string]splitter{"seed": randomSplits(uint64(seed)), "1-byte": oneByte} {
+			got := runStream(s, split, opts)
+			if !cmp.Equal(want.res, got.res, cmpResult) {
+				t.Fatalf("%s writes: Result differs (-whole +split):\n%s", name, cmp.Diff(want.res, got.res, cmpResult))
+			}
+			if !cmp.Equal(want.texts, got.texts) || !cmp.Equal(want.kinds, got.kinds) {
+				t.Fatalf("%s writes: updates differ", name)
+			}
+		}
+		if want.dones != 1 {
+			t.Fatalf("%d UpdateDone", want.dones)
+		}
+		if want.err != want.res.Err {
+			t.Fatalf("Close returned %v, Result.Err is %v", want.err, want.res.Err)
+		}
+		if want.err != nil && !documented(want.err) {
+			t.Fatalf("undocumented error %T: %v", want.err, want.err)
+		}
+		var te *reconstruct.TruncatedError
+		if errors.As(want.err, &te) && te.LastEventID != want.res.LastEventID {
+			t.Fatalf("TruncatedError.LastEventID %q, Result.LastEventID %q", te.LastEventID, want.res.LastEventID)
+		}
+		for i := range want.res.Diagnostics {
+			if !documented(&want.res.Diagnostics[i]) {
+				t.Fatalf("undocumented diagnostic %v", want.res.Diagnostics[i].Err)
+			}
+		}
+		for _, a := range want.res.Artifacts {
+			live, stored := []byte(want.live[a.ID]), a.Text()
+			if a.Sealed && !bytes.Equal(live, stored) || !bytes.HasPrefix(stored, live) {
+				t.Fatalf("artifact %q (sealed %v): live text %q, stored %q", a.ID, a.Sealed, live, stored)
+			}
+		}
+	})
+}
