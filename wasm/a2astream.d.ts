@@ -1,0 +1,254 @@
+// Type declarations of a2astream.js, written by hand.
+
+/** A place in the stream: offsets are 0-based bytes, seq the 1-based frame ordinal. */
+export interface ErrorDoc {
+  /** What kind of error: see the A2AStreamError subclasses. */
+  type: 'truncated' | 'api' | 'http' | 'syntax' | 'limit' | 'rule' | 'other' | string;
+  message: string;
+  binding?: string;
+  code?: number;
+  status?: string;
+  reason?: string;
+  domain?: string;
+  details?: unknown;
+  httpStatus?: number;
+  contentType?: string;
+  taskId?: string;
+  lastEventId?: string;
+  state?: string;
+  offset?: number;
+  seq?: number;
+  id?: string;
+  field?: string;
+  cause?: string;
+}
+
+/** A2AStreamError is why a run did not end normally; its fields are the Go error's. */
+export class A2AStreamError extends Error {
+  constructor(doc: ErrorDoc);
+  readonly type: ErrorDoc['type'];
+  readonly binding?: string;
+  /** The HTTP status (REST) or the JSON-RPC error code of a server error. */
+  readonly code?: number;
+  readonly status?: string;
+  readonly reason?: string;
+  readonly domain?: string;
+  readonly details?: unknown;
+  readonly httpStatus?: number;
+  readonly contentType?: string;
+  /** The task to resubscribe to (truncated). */
+  readonly taskId?: string;
+  /** The Last-Event-ID to resubscribe with (truncated). */
+  readonly lastEventId?: string;
+  readonly state?: string;
+  /** 0-based byte offset in the stream. */
+  readonly offset?: number;
+  /** 1-based ordinal of the frame concerned. */
+  readonly seq?: number;
+  /** The SSE id in force for the frame. */
+  readonly id?: string;
+  /** The JSON member concerned, such as "artifactUpdate.artifact.parts[0].text". */
+  readonly field?: string;
+  /** Why a truncated stream was cut. */
+  readonly cause?: string;
+}
+/** The stream ended before the run did: resubscribe with taskId and lastEventId. */
+export class TruncatedError extends A2AStreamError {}
+/** The server's error document (REST or JSON-RPC), before or inside the stream. */
+export class ServerError extends A2AStreamError {}
+/** A response that is neither an event stream nor an error document. */
+export class HTTPError extends A2AStreamError {}
+/** Bytes that do not lex or decode as A2A events. */
+export class StreamSyntaxError extends A2AStreamError {}
+/** A limit was exceeded (maxArtifactSize…). */
+export class LimitError extends A2AStreamError {}
+/** A protocol rule was broken under the strict option. */
+export class RuleError extends A2AStreamError {}
+/** The module panicked or trapped: call A2AStream.restart() and start over. */
+export class InstanceDeadError extends Error {}
+/** A call the stream refused, such as feed after end or after free. */
+export class UsageError extends Error {}
+
+/** errorFromDoc returns the typed error of a result's "error" member, or null. */
+export function errorFromDoc(doc: ErrorDoc | null | undefined): A2AStreamError | null;
+
+/** Options of a stream; every field is optional. */
+export interface DecoderOptions {
+  /** Turn every broken protocol rule into an error that ends the run. */
+  strict?: boolean;
+  /** Unit of the citation offsets the agent sends; default "codepoints". */
+  unit?: 'codepoints' | 'bytes' | 'utf16';
+  /** Cap of one SSE event in bytes; 0 or absent means the default (16 MiB). */
+  maxEventSize?: number;
+  /** Cap of one artifact in bytes; 0 or absent means the default (64 MiB). */
+  maxArtifactSize?: number;
+}
+
+/** An artifact as it was when the update happened. */
+export interface ArtifactRef {
+  /** 0-based, in the order the run first saw the artifacts. */
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  /** Tagged intermediate thinking: narration, not the answer. */
+  readonly thinking: boolean;
+  /** A lastChunk closed it. */
+  readonly sealed: boolean;
+}
+
+/** New text of an artifact, whole characters: append it. */
+export interface TextUpdate { kind: 'text'; seq: number; artifact: ArtifactRef; text: string }
+/** The artifact's text was replaced: show text instead. */
+export interface ReplacedUpdate { kind: 'replaced'; seq: number; artifact: ArtifactRef; text: string }
+/** A lastChunk closed the artifact: as thinking, or as the answer so far. */
+export interface SealedUpdate { kind: 'sealed'; seq: number; artifact: ArtifactRef }
+/** The task entered a state, with its status message (narration, a question, a failure). */
+export interface StateUpdate { kind: 'state'; seq: number; state: string; message: StatusMessage | null }
+/** The run ended: result holds everything, error why it did not end normally. */
+export interface DoneUpdate { kind: 'done'; seq: number; result: Result; error: A2AStreamError | null }
+export type Update = TextUpdate | ReplacedUpdate | SealedUpdate | StateUpdate | DoneUpdate;
+
+export interface StatusMessage { messageId: string; role: string; text: string }
+
+export interface Part {
+  kind: 'text' | 'data' | 'raw' | 'url' | 'unknown';
+  text?: string;
+  data?: unknown;
+  /** Data that is not valid JSON, as text. */
+  dataText?: string;
+  /** Base64. */
+  raw?: string;
+  url?: string;
+  filename?: string;
+  mediaType?: string;
+  metadata?: unknown;
+}
+
+/** A resolved citation: every offset is 0-based; utf16Index indexes the JS string of text. */
+export interface Citation {
+  /** 1-based marker number, shared by the citations of one cited part. */
+  number: number;
+  /** The cited data part's id. */
+  id: string;
+  /** The offset as the agent sent it, in the unit of the options. */
+  offset: number;
+  byteOffset: number;
+  runeIndex: number;
+  utf16Index: number;
+  /** The locator, such as "/labs/0" or "L12-L20"; "" when none. */
+  locator: string;
+  /** What the locator designates in the cited data (JSON, or a string of lines). */
+  target: unknown;
+  targetKind: string;
+  /** Why the locator did not resolve; null when it did. */
+  error: string | null;
+}
+
+export interface CitationDiagnostic { part: number; index: number; id: string; offset: number; error: string }
+
+export interface Artifact {
+  artifactId: string;
+  name?: string;
+  description?: string;
+  /** The text of the text parts joined: what citation offsets count in. */
+  text: string;
+  parts: Part[];
+  metadata?: unknown;
+  extensions?: string[];
+  thinking: boolean;
+  sealed: boolean;
+  citations: Citation[];
+  citationDiagnostics: CitationDiagnostic[];
+}
+
+export interface Message { messageId: string; role: string; text: string; parts: Part[]; metadata?: unknown }
+
+export interface Usage {
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  totalTokens?: number;
+  credits?: number;
+}
+
+export interface Diagnostic {
+  offset: number;
+  seq: number;
+  id: string;
+  artifactId?: string;
+  taskId?: string;
+  from?: string;
+  to?: string;
+  error: string;
+}
+
+/** The run: the document `a2astream --json` prints. */
+export interface Result {
+  /** Such as "TASK_STATE_COMPLETED"; "" when no status was seen. */
+  state: string;
+  taskId: string;
+  contextId: string;
+  /** The deliverable; null for a failed, interrupted or cut run. */
+  answer: Artifact | null;
+  thinking: Artifact[];
+  artifacts: Artifact[];
+  /** Never the answer: narration, a question or a failure. */
+  statusMessage: Message | null;
+  /** A direct message reply without a task. */
+  message: Message | null;
+  usage: Usage | null;
+  lastEventId: string;
+  diagnostics: Diagnostic[];
+  error: ErrorDoc | null;
+}
+
+/** A source of the module. */
+export type ModuleSource = string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/** Byte chunks as a fetch body or any (async) iterable yields them. */
+export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** One instance of the module: one per page or worker, a Decoder per stream. */
+export class A2AStream {
+  private constructor();
+  /** Compiles and instantiates the module; the default source is a2astream.wasm beside a2astream.js. */
+  static load(source?: ModuleSource): Promise<A2AStream>;
+  /** The compiled module, to share with workers. */
+  readonly module: WebAssembly.Module;
+  /** The error that killed the instance, or null. */
+  readonly dead: InstanceDeadError | null;
+  /** Replaces a dead (or live) instance by a new one; the old decoders are dead. */
+  restart(): Promise<void>;
+  decoder(options?: DecoderOptions): Decoder;
+  /** A TransformStream of byte chunks to updates. */
+  transform(options?: DecoderOptions): TransformStream<Uint8Array, Update>;
+  /** The updates of a fetch() response or body; a failed read ends the run truncated. */
+  updates(source: ByteSource, options?: DecoderOptions): AsyncGenerator<Update, void, undefined>;
+}
+
+/** load is A2AStream.load. */
+export function load(source?: ModuleSource): Promise<A2AStream>;
+
+/** Decoder drives one stream: feed bytes, then end; each call returns the updates it caused. */
+export class Decoder {
+  private constructor();
+  /** Whether the "done" update was handed out. */
+  readonly done: boolean;
+  /** Whether free was called. */
+  readonly freed: boolean;
+  feed(chunk: ArrayBufferView | ArrayBuffer): Update[];
+  /** Ends the input; the last update is "done". */
+  end(): Update[];
+  /** Ends the input because reading it failed: the run ends truncated with reason as its cause. */
+  fail(reason: unknown): Update[];
+  /** Continues the run on a new connection (tasks/{id}:subscribe with Last-Event-ID). */
+  resume(): Update[];
+  /** The run as rebuilt so far (final after "done"). */
+  result(): Result;
+  /** The result as the `a2astream --json` document text (indented, with a final newline). */
+  resultJSON(indent?: boolean): string;
+  /** Releases the stream handle. */
+  free(): void;
+}
