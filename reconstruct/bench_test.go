@@ -54,6 +54,41 @@ func benchCorpus(n int) []byte {
 
 const benchFrames = 20000
 
+// lexDecode lexes and decodes in, written in chunks of chunk bytes.
+func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, chunk int) {
+	lx.Reset()
+	for p := in; len(p) > 0; {
+		c := p[:min(chunk, len(p))]
+		p = p[len(c):]
+		lx.Write(c)
+		for lx.Next() {
+			f := lx.Frame()
+			if _, err := dec.Decode(&f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	lx.Close()
+}
+
+// lexDecodeReduce runs in through s, written in chunks of chunk bytes,
+// draining the updates.
+func lexDecodeReduce(b *testing.B, s *reconstruct.Stream, in []byte, chunk int) {
+	s.Reset(nil)
+	for p := in; len(p) > 0; {
+		c := p[:min(chunk, len(p))]
+		p = p[len(c):]
+		s.Write(c)
+		for s.Next() {
+		}
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	for s.Next() {
+	}
+}
+
 // BenchmarkPipeline measures lex + decode alone and lex + decode + reduce
 // (a Stream, updates drained) on the same generated corpus of about
 // 20,000 frames, written whole and in 4 KiB chunks. Compare the MB/s of
@@ -75,19 +110,7 @@ func BenchmarkPipeline(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				lx.Reset()
-				for p := in; len(p) > 0; {
-					c := p[:min(chunk, len(p))]
-					p = p[len(c):]
-					lx.Write(c)
-					for lx.Next() {
-						f := lx.Frame()
-						if _, err := dec.Decode(&f); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
-				lx.Close()
+				lexDecode(b, lx, &dec, in, chunk)
 			}
 		})
 		b.Run("LexDecodeReduce/"+name, func(b *testing.B) {
@@ -95,19 +118,30 @@ func BenchmarkPipeline(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s.Reset(nil)
-				for p := in; len(p) > 0; {
-					c := p[:min(chunk, len(p))]
-					p = p[len(c):]
-					s.Write(c)
-					for s.Next() {
-					}
-				}
-				if err := s.Close(); err != nil {
-					b.Fatal(err)
-				}
-				for s.Next() {
-				}
+				lexDecodeReduce(b, s, in, chunk)
+			}
+		})
+		// Ratio runs both, one after the other in each iteration, and
+		// reports the full pipeline's throughput as a percentage of lex +
+		// decode alone, from the process CPU time each took: interleaved,
+		// the two see the same load on a shared machine.
+		b.Run("Ratio/"+name, func(b *testing.B) {
+			lx := parser.NewLexer(nil)
+			var dec parser.Decoder
+			s := reconstruct.NewStream(nil)
+			var ld, ldr int64
+			b.SetBytes(int64(2 * len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := processCPU()
+				lexDecode(b, lx, &dec, in, chunk)
+				t1 := processCPU()
+				lexDecodeReduce(b, s, in, chunk)
+				t2 := processCPU()
+				ld, ldr = ld+t1-t0, ldr+t2-t1
+			}
+			if ld > 0 && ldr > 0 {
+				b.ReportMetric(100*float64(ld)/float64(ldr), "pipeline-%")
 			}
 		})
 	}
@@ -155,5 +189,44 @@ func BenchmarkOneByteWrites(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkReducerApplyDelta applies appended token deltas to one artifact
+// with a Reducer (no lexing or decoding): allocs/op rounds to 0 and B/op
+// shows only the amortised growth of the artifact's text. Every 4096
+// deltas a replacing event starts the artifact over, to keep it bounded.
+func BenchmarkReducerApplyDelta(b *testing.B) {
+	var dec parser.Decoder
+	decode := func(data string) *parser.Event {
+		f := parser.Frame{Data: []byte(data)}
+		ev, err := dec.Decode(&f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ev
+	}
+	r := reconstruct.NewReducer(nil)
+	f := parser.Frame{Seq: 1, ID: []byte("evt-1")}
+	if err := r.Apply(&f, decode(task("TASK_STATE_WORKING"))); err != nil {
+		b.Fatal(err)
+	}
+	restart := parser.NewDecoder()
+	fr := parser.Frame{Data: []byte(first("art-1", "The "))}
+	restartEv, err := restart.Decode(&fr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	delta := decode(more("art-1", "token "))
+	b.SetBytes(int64(len("token ")))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if n++; n%4096 == 0 {
+			r.Apply(&f, restartEv)
+		}
+		if err := r.Apply(&f, delta); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
