@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+// Reads are the ways the corpora are read: whole (the implementation's
+// own buffer size decides), 4 KiB per Read, and 1 byte per Read.
+var reads = []struct {
+	name string
+	wrap func(io.Reader) io.Reader
+}{
+	{"whole", func(r io.Reader) io.Reader { return r }},
+	{"4KiB", func(r io.Reader) io.Reader { return &readerN{r: r, n: 4096} }},
+	{"1B", iotest.OneByteReader},
+}
+
+// speedCorpora are the corpora of the speed table; the CR-only variant is
+// only in the correctness matrix.
+var speedCorpora = []string{"a2a", "a2a-crlf", "large"}
+
+// Capped returns how many bytes of corpus c an implementation reads with
+// the given reads in the benchmarks, and whether that is a cap: peers that
+// rescan an unfinished event from its start are quadratic with 1-byte
+// reads, so on the large events they only read a prefix (MB/s is then
+// measured on that prefix, and falls further as events grow).
+func Capped(im Impl, corpus, read string) (int, bool) {
+	n := len(CorpusByName(corpus).Data)
+	if read != "1B" || im.Ours || im.Level == LevelLimit || im.Payloads {
+		return n, false
+	}
+	if corpus == "large" {
+		return 64 << 10, true
+	}
+	return n, false
+}
+
+// skipped reports combinations not measured: the payloads-alone baseline
+// has no reads, and peers with a default size limit fail on the corpora.
+func skipped(im Impl, read string) bool {
+	return (im.Payloads && read != "whole") || strings.HasSuffix(im.Key, "-default")
+}
+
+// BenchmarkRead runs every implementation on every corpus with every kind
+// of reads: Read/<implementation key>/<corpus>/<reads>. Besides the usual
+// figures it reports events/op, the events of the corpus (or of the
+// prefix read), so that the table can give ns and allocs per event.
+func BenchmarkRead(b *testing.B) {
+	PreparePayloads()
+	for _, im := range Impls() {
+		b.Run(im.Key, func(b *testing.B) {
+			for _, cn := range speedCorpora {
+				c := CorpusByName(cn)
+				b.Run(cn, func(b *testing.B) {
+					for _, rd := range reads {
+						if skipped(im, rd.name) {
+							continue
+						}
+						b.Run(rd.name, func(b *testing.B) {
+							n, capped := Capped(im, cn, rd.name)
+							data := c.Data[:n]
+							events := len(c.Events)
+							if capped {
+								events = bytes.Count(data, []byte("\n\n"))
+							}
+							b.SetBytes(int64(n))
+							b.ReportAllocs()
+							var s Sink
+							cpu := cpuNow()
+							for b.Loop() {
+								s = Sink{}
+								if err := im.Run(rd.wrap(bytes.NewReader(data)), c, &s); err != nil && !capped {
+									b.Fatal(err)
+								}
+							}
+							reportCPU(b, cpu)
+							b.ReportMetric(float64(events), "events/op")
+						})
+					}
+				})
+			}
+		})
+	}
+}
+
+// oneEvent returns a stream of one artifact update event whose text has
+// about n bytes, ended by a blank line.
+func oneEvent(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`data: {"artifactUpdate":{` + ids + `,"artifact":{"artifactId":"a","parts":[{"text":"`)
+	for b.Len() < n {
+		b.WriteString("dyspnea on exertion, café 血压 ")
+	}
+	b.WriteString("\"}]}}}\n\n")
+	return b.Bytes()
+}
+
+// ScalingSizes are the event sizes of BenchmarkOneByteEvent: a2astream's
+// implementations and the linear peers read events up to 1 MiB, the peers
+// that rescan (quadratic with 1-byte reads) up to 64 KiB.
+func ScalingSizes(im Impl) []int {
+	if im.Ours || im.Key == "launchdarkly" {
+		return []int{64 << 10, 256 << 10, 1 << 20}
+	}
+	return []int{16 << 10, 32 << 10, 64 << 10}
+}
+
+// BenchmarkOneByteEvent reads one event of growing size with 1-byte reads:
+// OneByteEvent/<implementation key>/<size in KiB>. A linear reader keeps
+// the same ns per byte at every size; one that rescans the unfinished
+// event doubles it with each doubling of the size.
+func BenchmarkOneByteEvent(b *testing.B) {
+	for _, im := range Impls() {
+		switch im.Key {
+		case "ours-lexer", "ours-decoder", "ours-pipeline", "gosse", "r3labs", "launchdarkly", "scanner":
+		default:
+			continue
+		}
+		b.Run(im.Key, func(b *testing.B) {
+			for _, n := range ScalingSizes(im) {
+				data := oneEvent(n)
+				b.Run(strconv.Itoa(n>>10), func(b *testing.B) {
+					b.SetBytes(int64(len(data)))
+					b.ReportAllocs()
+					cpu := cpuNow()
+					for b.Loop() {
+						var s Sink
+						_ = im.Run(iotest.OneByteReader(bytes.NewReader(data)), nil, &s)
+					}
+					reportCPU(b, cpu)
+				})
+			}
+		})
+	}
+}
+
+// reportCPU reports the process CPU time per operation since start as
+// cpu-ns/op (the goroutines of peers that read on their own goroutine
+// included).
+func reportCPU(b *testing.B, start time.Duration) {
+	if d := cpuNow() - start; d > 0 && b.N > 0 {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
