@@ -62,7 +62,9 @@
 //   - A task event sets the task and context ids, the state, the status
 //     message and $usage. Its artifacts replace the ones not yet sealed and
 //     add the unknown ones; sealed artifacts, and artifacts it leaves out,
-//     are kept (see resuming below).
+//     are kept (see resuming below). A terminal snapshot seals its
+//     artifacts, and any snapshot seals one tagged intermediate-thinking
+//     (the tag comes only with the close).
 //   - An artifactUpdate with append true appends its parts to the artifact
 //     of its id. A plain text part (no metadata, file name or media type)
 //     extends the plain text part that ends the artifact, so the token
@@ -132,9 +134,9 @@
 // subscribe again (POST tasks/{TaskID}:subscribe, Last-Event-ID set to
 // LastEventID) and Write that stream into the same Stream. The server sends
 // a task snapshot, then replays the events from the start of the artifact in
-// progress, then live events. Sealed artifacts are kept, the one in progress
-// is rebuilt from the replay, so the Result is the one the uncut stream
-// would have given. The live text of the artifact in progress restarts with
+// progress, then live events. Sealed artifacts are kept, those closed
+// since the cut come from the snapshot, the one in progress is rebuilt from
+// the replay, so the Result is the one the uncut stream would have given. The live text of the artifact in progress restarts with
 // an UpdateReplaced unless the replay continues what was shown. An
 // interrupted task that works again on a stream fed after Resume is a run
 // in progress again.

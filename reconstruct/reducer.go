@@ -174,7 +174,9 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // tasks/{id}:subscribe sends one and then replays the current artifact from
 // its start) updates the state, and takes each snapshot artifact that the
 // Reducer has not sealed: sealed artifacts are kept, unknown ones are added,
-// and artifacts the snapshot leaves out are kept. Feeding the same Reducer
+// and artifacts the snapshot leaves out are kept. The snapshot's artifacts
+// are sealed when its state is terminal, and so is one tagged
+// intermediate-thinking, whose tag comes only with its close. Feeding the same Reducer
 // the subscription after a cut therefore gives the result of the uncut
 // stream.
 //
@@ -288,7 +290,9 @@ func (r *Reducer) task(f *parser.Frame, t *parser.Task) {
 		if old := r.index[string(a.ArtifactID)]; old != nil && old.Sealed {
 			continue
 		}
-		if !r.applyArtifact(f, a, false, seal) {
+		// A thinking artifact in a snapshot was closed: its tag comes
+		// only with its close.
+		if !r.applyArtifact(f, a, false, seal || a.Metadata.IntermediateThinking()) {
 			return
 		}
 	}

@@ -285,3 +285,34 @@ func TestResumeAfterInterruptedState(t *testing.T) {
 	require.NoError(t, s.Close())
 	require.Equal(t, "Patient Smith.", answerText(s.Result()))
 }
+
+// The server may be ahead of the cut when the client resubscribes: the
+// snapshot then holds artifacts closed since, and the replay starts at a
+// later artifact. A snapshot artifact tagged intermediate-thinking was
+// closed (the tag comes with the close): it is sealed as thinking, as the
+// uncut stream sealed it.
+func TestResumeServerAhead(t *testing.T) {
+	want := runStream(thinkingToolAnswer, whole, nil)
+	require.NoError(t, want.err)
+	events := wireEvents(t, thinkingToolAnswer)
+	// Received: the task, WORKING and the first delta of art-A.
+	cut := events[3].off
+	snap := `{"task":{"id":"` + taskID + `","contextId":"` + ctxID + `","status":{"state":"TASK_STATE_WORKING"},"artifacts":[` +
+		`{"artifactId":"art-A","parts":[{"text":"Let me check the guidelines."}],"metadata":{"type":"intermediate-thinking"}},` +
+		`{"artifactId":"art-B","parts":[{"text":"Dose: "}]}]}}`
+	// The replay starts with art-B's first delta (event 8).
+	sub := "id: tta-7\ndata: " + snap + "\n\n" + thinkingToolAnswer[events[7].off:]
+	for _, split := range []splitter{whole, oneByte} {
+		s := reconstruct.NewStream(nil)
+		got := &run{live: map[string]string{}}
+		feed(s, got, thinkingToolAnswer[:cut], split)
+		require.NoError(t, s.Resume())
+		feed(s, got, sub, split)
+		require.NoError(t, s.Close())
+		drain(s, got)
+		if diff := cmp.Diff(want.res, s.Result(), cmpResult); diff != "" {
+			t.Fatalf("Result differs (-uncut +resumed):\n%s", diff)
+		}
+		require.Equal(t, want.live, got.live)
+	}
+}
