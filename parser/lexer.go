@@ -544,20 +544,20 @@ func (lx *Lexer) line(ls, e, next int) bool {
 func (lx *Lexer) field(ls, e int) {
 	b := lx.buf
 	// Fast paths for the lines that every A2A event has.
-	if e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
-		v := ls + 5
-		if v < e && b[v] == ' ' {
-			v++
-		}
-		lx.addData(v, e)
-		return
-	}
 	if e-ls >= 3 && string(b[ls:ls+3]) == "id:" {
 		v := ls + 3
 		if v < e && b[v] == ' ' {
 			v++
 		}
 		lx.setID(v, e)
+		return
+	}
+	if e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
+		v := ls + 5
+		if v < e && b[v] == ' ' {
+			v++
+		}
+		lx.addData(v, e)
 		return
 	}
 	name, v := e, e // a line without a colon is a field name with an empty value
@@ -587,9 +587,19 @@ func (lx *Lexer) field(ls, e int) {
 // setID sets the pending last event ID to buf[v:e], unless it holds a NUL.
 func (lx *Lexer) setID(v, e int) {
 	lx.scanned += int64(e - v)
-	if bytes.IndexByte(lx.buf[v:e], 0) < 0 {
-		lx.idFrom, lx.idTo, lx.idSet = v, e, true
+	id := lx.buf[v:e]
+	if len(id) > 16 {
+		if bytes.IndexByte(id, 0) >= 0 {
+			return
+		}
+	} else {
+		for _, c := range id { // cheaper than a call for short ids
+			if c == 0 {
+				return
+			}
+		}
 	}
+	lx.idFrom, lx.idTo, lx.idSet = v, e, true
 }
 
 // parseRetry reads a retry value: one or more ASCII digits, base ten,
