@@ -9,7 +9,8 @@ package parser
 type Frame struct {
 	// Offset is the 0-based byte offset in the stream (counting every byte
 	// received, a byte order mark included) of the first byte of the first
-	// line that contributed to this frame.
+	// line that contributed to this frame: its first line that is not a
+	// comment.
 	Offset int64
 	// Seq is the 1-based ordinal of this frame among the frames dispatched
 	// by the same lexer since it was created or last Reset.
