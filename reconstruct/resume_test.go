@@ -7,8 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -314,5 +316,51 @@ func TestResumeServerAhead(t *testing.T) {
 			t.Fatalf("Result differs (-uncut +resumed):\n%s", diff)
 		}
 		require.Equal(t, want.live, got.live)
+	}
+}
+
+// After Resume, offsets count the bytes of every connection: those of a
+// cut, of a truncation and of a bad frame on the new connection.
+func TestResumeOffsets(t *testing.T) {
+	conn1 := sse("a", task("TASK_STATE_WORKING"), first("x", "one ")) + "data: {\"lost" // cut inside an event
+	conn2 := sse("b", task("TASK_STATE_WORKING"), more("x", "two"))
+	tests := []struct {
+		name, tail string
+		check      func(t *testing.T, err error, base int)
+	}{
+		{"cut", "data: {\"again", func(t *testing.T, err error, base int) {
+			var te *reconstruct.TruncatedError
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, int64(len(conn1)+len(conn2)+len("data: {\"again")), te.Offset)
+			var se *parser.SyntaxError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, int64(base), se.Offset, "the cut event starts after the second stream's events")
+		}},
+		{"bad frame", "data: [\n\n", func(t *testing.T, err error, base int) {
+			var se *parser.SyntaxError
+			require.ErrorAs(t, err, &se)
+			assert.ErrorIs(t, err, parser.ErrInvalidJSON)
+			assert.Equal(t, int64(base), se.Offset)
+		}},
+		{"oversized", "data: " + strings.Repeat("x", 600) + "\n\n", func(t *testing.T, err error, base int) {
+			var se *parser.SyntaxError
+			require.ErrorAs(t, err, &se)
+			assert.ErrorIs(t, err, parser.ErrEventTooLarge)
+			assert.Equal(t, int64(base), se.Offset)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := reconstruct.NewStream(&reconstruct.Options{MaxEventSize: 512})
+			r := &run{live: map[string]string{}}
+			feed(s, r, conn1, whole)
+			require.NoError(t, s.Resume())
+			feed(s, r, conn2+tt.tail, whole)
+			err := s.Close()
+			drain(s, r)
+			tt.check(t, err, len(conn1)+len(conn2))
+			assert.Equal(t, "one two", string(artifact(t, s.Result(), "x").Text()))
+			assert.Equal(t, 1, r.dones)
+		})
 	}
 }
