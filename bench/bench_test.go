@@ -25,22 +25,6 @@ var reads = []struct {
 // only in the correctness matrix.
 var speedCorpora = []string{"a2a", "a2a-crlf", "large"}
 
-// Capped returns how many bytes of corpus c an implementation reads with
-// the given reads in the benchmarks, and whether that is a cap: peers that
-// rescan an unfinished event from its start are quadratic with 1-byte
-// reads, so on the large events they only read a prefix (MB/s is then
-// measured on that prefix, and falls further as events grow).
-func Capped(im Impl, corpus, read string) (int, bool) {
-	n := len(CorpusByName(corpus).Data)
-	if read != "1B" || im.Ours || im.Level == LevelLimit || im.Payloads {
-		return n, false
-	}
-	if corpus == "large" {
-		return 64 << 10, true
-	}
-	return n, false
-}
-
 // skipped reports combinations not measured: the payloads-alone baseline
 // has no reads, and peers with a default size limit fail on the corpora.
 func skipped(im Impl, read string) bool {
@@ -99,16 +83,6 @@ func oneEvent(n int) []byte {
 	}
 	b.WriteString("\"}]}}}\n\n")
 	return b.Bytes()
-}
-
-// ScalingSizes are the event sizes of BenchmarkOneByteEvent: a2astream's
-// implementations and the linear peers read events up to 1 MiB, the peers
-// that rescan (quadratic with 1-byte reads) up to 64 KiB.
-func ScalingSizes(im Impl) []int {
-	if im.Ours || im.Key == "launchdarkly" {
-		return []int{64 << 10, 256 << 10, 1 << 20}
-	}
-	return []int{16 << 10, 32 << 10, 64 << 10}
 }
 
 // BenchmarkOneByteEvent reads one event of growing size with 1-byte reads:

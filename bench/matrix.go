@@ -37,6 +37,7 @@ func Check(im Impl, c *Corpus) Verdict {
 			return fmt.Sprintf("event %d: got id %q type %q data %s, want id %q type %q data %s",
 				i+1, g.ID, g.Type, clip(g.Data), w.ID, w.Type, clip(w.Data)), false
 		})
+		v.Detail = diagnose(c, s, v.Detail)
 	case LevelDecode:
 		v.OK, v.Detail = compare(len(c.Decoded), len(s.Decoded), func(i int) (string, bool) {
 			w, g := c.Decoded[i], s.Decoded[i]
@@ -107,4 +108,25 @@ func Matrix() []Verdict {
 		}
 	}
 	return out
+}
+
+// diagnose names the usual causes of a wrong SSE event list before the
+// details.
+func diagnose(c *Corpus, s *Sink, detail string) string {
+	if len(s.SSE) == len(c.Events) {
+		return detail
+	}
+	empty := 0
+	for _, e := range s.SSE {
+		if e.Data == "" {
+			empty++
+		}
+	}
+	switch {
+	case len(s.SSE) > len(c.Events) && empty >= len(s.SSE)-len(c.Events):
+		return fmt.Sprintf("keep-alive comments dispatched as %d empty events; ", len(s.SSE)-len(c.Events)) + detail
+	case len(s.SSE) == 0 && bytes.IndexByte(c.Data, '\n') < 0:
+		return "CR-only line ends not recognised; " + detail
+	}
+	return detail
 }
