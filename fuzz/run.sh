@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# fuzz/run.sh fuzzes every fuzz target of the module for a bounded time and
+# fails on any finding, printing the reproducer.
+#
+#   bash fuzz/run.sh                    # all targets, FUZZ_BUDGET seconds in all
+#   FUZZ_BUDGET=600 bash fuzz/run.sh    # a longer run
+#   FUZZ_LOG=fuzz/FUZZ_LOG.md bash fuzz/run.sh   # also add the time to the log
+#   bash fuzz/run.sh FuzzWHATWG FuzzLexer        # only these targets
+#
+# Targets are found by grep: every "func FuzzX(f *testing.F)" in a _test.go
+# file of the main module (bench/ is another module and is skipped). The
+# budget (default 240 s, for about 5 minutes on 2 cores with the builds) is
+# shared among them, between 5 and 20 seconds each. On a finding, go test
+# writes the input to <package>/testdata/fuzz/FuzzX/<hash>; this script
+# prints that file and the failing output, the command that replays it,
+# carries on with the other targets and exits 1 at the end.
+set -u
+cd "$(dirname "$0")/.."
+
+budget=${FUZZ_BUDGET:-240}
+log=${FUZZ_LOG:-}
+
+# name<TAB>package dir, one per target.
+targets=$(grep -rEo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' . \
+	| grep -v -e '^./bench/' -e node_modules \
+	| sed -E 's|^\./(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\(.*|\2\t\1|' | sort -u -k2,2 -k1,1)
+if [ $# -gt 0 ]; then
+	want=$(printf '%s\n' "$@")
+	targets=$(printf '%s\n' "$targets" | awk -F'\t' 'NR==FNR{w[$1]=1;next} w[$1]' <(echo "$want") -)
+fi
+n=$(printf '%s\n' "$targets" | grep -c .)
+if [ "$n" -eq 0 ]; then
+	echo "fuzz/run.sh: no fuzz targets found" >&2
+	exit 1
+fi
+each=$((budget / n))
+[ "$each" -lt 5 ] && each=5
+[ "$each" -gt 20 ] && each=20
+echo "fuzz/run.sh: $n targets, ${each}s each"
+
+# add_log adds secs to the target's total in the log table.
+add_log() {
+	local name=$1 pkg=$2 secs=$3 day
+	day=$(date -u +%Y-%m-%d)
+	[ -f "$log" ] || return 0
+	if grep -q "^| $name | $pkg |" "$log"; then
+		awk -v n="$name" -v p="$pkg" -v s="$secs" -v d="$day" -F' \\| ' '
+			$0 ~ "^\\| " n " \\| " p " \\|" { split($0, c, " \\| "); printf "| %s | %s | %d | %s |\n", n, p, c[3] + s, d; next }
+			{ print }' "$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	else
+		printf '| %s | %s | %d | %s |\n' "$name" "$pkg" "$secs" "$day" >>"$log"
+	fi
+}
+
+failed=0
+while IFS=$'\t' read -r name pkg; do
+	out=$(mktemp)
+	start=$(date +%s)
+	if go test -run='^$' -fuzz="^${name}\$" -fuzztime="${each}s" "./$pkg/" >"$out" 2>&1; then
+		echo "ok    $pkg $name ($(($(date +%s) - start))s)"
+		[ -n "$log" ] && add_log "$name" "$pkg" "$each"
+	else
+		failed=1
+		echo "FAIL  $pkg $name"
+		cat "$out"
+		# "Failing input written to testdata/fuzz/FuzzX/<hash>"
+		for f in $(grep -Eo 'testdata/fuzz/'"$name"'/[0-9a-f]+' "$out" | sort -u); do
+			echo "---- reproducer $pkg/$f:"
+			cat "$pkg/$f"
+			echo "---- replay: go test -run='^${name}/$(basename "$f")\$' ./$pkg/"
+		done
+	fi
+	rm -f "$out"
+done <<<"$targets"
+exit $failed
