@@ -124,10 +124,10 @@ export class A2AStream {
 
   /** decoder returns a Decoder for one stream. */
   decoder(options = {}) {
-    this.#check();
+    if (this.#dead) throw this.#dead;
     const unit = UNITS[options.unit ?? 'codepoints'];
     if (unit === undefined) throw new TypeError(`a2astream: unknown unit ${options.unit}`);
-    const h = this.#call((ex) => ex.a2a_new(options.strict ? 1 : 0, unit, options.maxEventSize ?? 0, options.maxArtifactSize ?? 0));
+    const h = this._call((ex) => ex.a2a_new(options.strict ? 1 : 0, unit, options.maxEventSize ?? 0, options.maxArtifactSize ?? 0));
     const d = new Decoder(this, h, this.#generation);
     this.#registry.register(d, { generation: this.#generation, handle: h }, d);
     return d;
@@ -183,32 +183,31 @@ export class A2AStream {
     }
   }
 
-  // Internal: the exports of the live instance, for Decoder.
+  // Internal, for Decoder: the exports of the live instance.
   _exports(generation) {
-    this.#check();
+    if (this.#dead) throw this.#dead;
     if (generation !== this.#generation) throw new InstanceDeadError('a2astream: the decoder belongs to an instance that was restarted');
     return this.#instance.exports;
   }
-  _memory() { return this.#instance.exports.memory; }
   _unregister(d) { this.#registry.unregister(d); }
 
-  // Internal: runs f on the exports; a trap or a Go panic kills the instance.
-  _call(f) { return this.#call(f); }
-  #call(f) {
+  // Internal: _kill marks the instance dead because a call trapped, the Go
+  // runtime exited, or (panic set) Go panicked, and throws the error.
+  _kill(e, panic = false) {
+    this.#dead = panic ? new InstanceDeadError(e.message)
+      : new InstanceDeadError(`a2astream: the module stopped: ${e instanceof WasiExit ? e.message : e}`, { cause: e });
+    throw this.#dead;
+  }
+
+  // Internal: _call runs f on the exports as Decoder does, for the raw ABI.
+  _call(f) {
+    if (this.#dead) throw this.#dead;
+    const ex = this.#instance.exports;
     let r;
-    try {
-      r = f(this.#instance.exports);
-    } catch (e) {
-      this.#dead = new InstanceDeadError(`a2astream: the module stopped: ${e instanceof WasiExit ? e.message : e}`, { cause: e });
-      throw this.#dead;
-    }
-    if (r === ERR_PANIC) {
-      this.#dead = new InstanceDeadError(outText(this.#instance.exports, this.#instance.exports.memory));
-      throw this.#dead;
-    }
+    try { r = f(ex); } catch (e) { this._kill(e); }
+    if (r === ERR_PANIC) this._kill(new Error(outText(ex)), true);
     return r;
   }
-  #check() { if (this.#dead) throw this.#dead; }
 }
 
 /** load is A2AStream.load. */
@@ -216,9 +215,38 @@ export function load(source) { return A2AStream.load(source); }
 
 const utf8 = new TextDecoder();
 
+// decodeUTF8 decodes m[p, p+n). Short strings (most text deltas are a
+// token or two) are decoded here, as a TextDecoder call costs more than
+// the decoding; longer ones, and any that is not valid UTF-8 (TextDecoder
+// replaces it the WHATWG way), go to TextDecoder.
+function decodeUTF8(m, p, n) {
+  if (n === 0) return '';
+  if (n > 64) return utf8.decode(m.subarray(p, p + n));
+  let s = '';
+  for (let i = p, end = p + n; i < end;) {
+    const c = m[i];
+    if (c < 0x80) { s += String.fromCharCode(c); i++; continue; }
+    let cp, need, min;
+    if (c >= 0xc2 && c <= 0xdf) { cp = c & 0x1f; need = 1; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { cp = c & 0x0f; need = 2; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { cp = c & 0x07; need = 3; min = 0x10000; }
+    else return utf8.decode(m.subarray(p, p + n));
+    if (i + need >= end) return utf8.decode(m.subarray(p, p + n));
+    for (let k = 1; k <= need; k++) {
+      const b = m[i + k];
+      if ((b & 0xc0) !== 0x80) return utf8.decode(m.subarray(p, p + n));
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return utf8.decode(m.subarray(p, p + n));
+    s += cp < 0x10000 ? String.fromCharCode(cp) : String.fromCharCode(0xd7c0 + (cp >> 10), 0xdc00 | (cp & 0x3ff));
+    i += need + 1;
+  }
+  return s;
+}
+
 // outText returns the message a refused call or a panic left in the out buffer.
-function outText(ex, memory) {
-  return utf8.decode(new Uint8Array(memory.buffer, ex.a2a_out(), ex.a2a_out_len()));
+function outText(ex) {
+  return utf8.decode(new Uint8Array(ex.memory.buffer, ex.a2a_out(), ex.a2a_out_len()));
 }
 
 /**
@@ -240,43 +268,54 @@ export class Decoder {
   feed(chunk) {
     const bytes = chunk instanceof Uint8Array ? chunk : ArrayBuffer.isView(chunk)
       ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : new Uint8Array(chunk);
-    const out = [];
+    const ex = this.#ex(), out = [];
     for (let off = 0; off < bytes.length; off += MAX_PIECE) {
-      const piece = bytes.subarray(off, Math.min(bytes.length, off + MAX_PIECE));
-      this.#put(piece);
-      this.#records(this.#invoke((ex) => ex.a2a_feed(this.#h, piece.length)), out);
+      const piece = off === 0 && bytes.length <= MAX_PIECE ? bytes : bytes.subarray(off, Math.min(bytes.length, off + MAX_PIECE));
+      this.#put(ex, piece);
+      let n;
+      try { n = ex.a2a_feed(this.#h, piece.length); } catch (e) { this.#s._kill(e); }
+      this.#records(ex, n, out);
     }
     return out;
   }
 
   /** end reports the end of the input and returns the last updates, ending with "done". */
   end() {
-    const out = [];
-    this.#records(this.#invoke((ex) => ex.a2a_end(this.#h)), out);
+    const ex = this.#ex(), out = [];
+    let n;
+    try { n = ex.a2a_end(this.#h); } catch (e) { this.#s._kill(e); }
+    this.#records(ex, n, out);
     return out;
   }
 
   /** fail ends the input because reading it failed (reason says why): the run ends truncated. */
   fail(reason) {
+    const ex = this.#ex(), out = [];
     const b = new TextEncoder().encode(String(reason));
-    this.#put(b);
-    const out = [];
-    this.#records(this.#invoke((ex) => ex.a2a_fail(this.#h, b.length)), out);
+    this.#put(ex, b);
+    let n;
+    try { n = ex.a2a_fail(this.#h, b.length); } catch (e) { this.#s._kill(e); }
+    this.#records(ex, n, out);
     return out;
   }
 
   /** resume prepares the decoder for the rest of the run on a new connection (tasks/{id}:subscribe). */
   resume() {
-    const out = [];
-    this.#records(this.#invoke((ex) => ex.a2a_resume(this.#h)), out);
+    const ex = this.#ex(), out = [];
+    let n;
+    try { n = ex.a2a_resume(this.#h); } catch (e) { this.#s._kill(e); }
+    this.#records(ex, n, out);
     return out;
   }
 
   /** resultJSON returns the run's result as the `a2astream --json` document (indented, with a final newline). */
   resultJSON(indent = true) {
     if (this.#json !== null && indent) return this.#json;
-    const n = this.#invoke((ex) => ex.a2a_result(this.#h, indent ? 1 : 0));
-    const text = utf8.decode(this.#view(this.#ex().a2a_out(), n));
+    const ex = this.#ex();
+    let n;
+    try { n = ex.a2a_result(this.#h, indent ? 1 : 0); } catch (e) { this.#s._kill(e); }
+    this.#check(ex, n);
+    const text = utf8.decode(this.#view(ex).subarray(ex.a2a_out(), ex.a2a_out() + n));
     if (this.#done && indent) this.#json = text;
     return text;
   }
@@ -294,7 +333,7 @@ export class Decoder {
     if (this.#h === 0) return;
     this.#s._unregister(this);
     if (!this.#s.dead) {
-      try { this.#ex().a2a_free(this.#h); } catch { /* the instance was restarted */ }
+      try { this.#s._exports(this.#gen).a2a_free(this.#h); } catch { /* the instance was restarted */ }
     }
     this.#h = 0;
   }
@@ -304,72 +343,87 @@ export class Decoder {
     return this.#s._exports(this.#gen);
   }
 
-  #invoke(f) {
-    this.#ex();
-    const r = this.#s._call(f);
-    if (r === ERR_HANDLE) throw new UsageError('a2astream: unknown stream handle');
-    if (r === ERR_CALL) throw new UsageError(outText(this.#ex(), this.#s._memory()));
-    return r;
+  // check turns an export's negative result into the error it stands for.
+  #check(ex, n) {
+    if (n >= 0) return;
+    if (n === ERR_HANDLE) throw new UsageError('a2astream: unknown stream handle');
+    const msg = outText(ex);
+    if (n === ERR_CALL) throw new UsageError(msg);
+    this.#s._kill(new Error(msg), true);
   }
 
-  // view returns memory [p, p+n), re-creating the view when memory grew.
-  #view(p, n) {
-    const b = this.#s._memory().buffer;
+  // view returns a view of all memory, re-created when memory grew.
+  #view(ex) {
+    const b = ex.memory.buffer;
     if (b !== this.#buf) { this.#buf = b; this.#m = new Uint8Array(b); }
-    return this.#m.subarray(p, p + n);
+    return this.#m;
   }
 
-  #put(bytes) {
+  #put(ex, bytes) {
     if (bytes.length > this.#inCap || this.#inPtr === 0) {
       const n = Math.max(bytes.length, 65536);
-      this.#inPtr = this.#invoke((ex) => ex.a2a_input(n));
-      if (this.#inPtr === 0) throw new UsageError('a2astream: input buffer refused');
-      this.#inCap = n;
+      let p;
+      try { p = ex.a2a_input(n); } catch (e) { this.#s._kill(e); }
+      this.#check(ex, p);
+      if (p === 0) throw new UsageError('a2astream: input buffer refused');
+      this.#inPtr = p; this.#inCap = n;
     }
-    this.#view(this.#inPtr, bytes.length).set(bytes);
+    this.#view(ex).set(bytes, this.#inPtr);
   }
 
-  #records(size, out) {
-    if (size <= 0) return;
-    const p0 = this.#ex().a2a_out();
-    const m = this.#view(p0, size);
-    let p = 0;
-    const u32 = () => { const v = (m[p] | m[p + 1] << 8 | m[p + 2] << 16 | m[p + 3] << 24) >>> 0; p += 4; return v; };
-    const str = () => { const n = u32(); const s = n === 0 ? '' : utf8.decode(m.subarray(p, p + n)); p += n; return s; };
-    while (p < size) {
+  // records decodes the n bytes of records the last call left in the out
+  // buffer into updates appended to out.
+  #records(ex, size, out) {
+    this.#check(ex, size);
+    if (size === 0) return;
+    const m = this.#view(ex);
+    let p = ex.a2a_out();
+    const end = p + size;
+    while (p < end) {
       const kind = m[p++];
       switch (kind) {
         case REC_TEXT: case REC_REPLACED: {
-          const artifact = this.#arts[u32()], seq = u32();
-          out.push({ kind: kind === REC_TEXT ? 'text' : 'replaced', seq, artifact, text: str() });
+          const artifact = this.#arts[u32(m, p)], seq = u32(m, p + 4), n = u32(m, p + 8);
+          out.push({ kind: kind === REC_TEXT ? 'text' : 'replaced', seq, artifact, text: decodeUTF8(m, p + 12, n) });
+          p += 12 + n;
           break;
         }
-        case REC_SEALED: {
-          const artifact = this.#arts[u32()], seq = u32();
-          out.push({ kind: 'sealed', seq, artifact });
+        case REC_SEALED:
+          out.push({ kind: 'sealed', seq: u32(m, p + 4), artifact: this.#arts[u32(m, p)] });
+          p += 8;
           break;
-        }
         case REC_STATE: {
-          const seq = u32(); p++; const state = str();
+          const seq = u32(m, p);
+          p += 5;
+          const state = decodeUTF8(m, p + 4, u32(m, p));
+          p += 4 + u32(m, p);
           let message = null;
-          if (m[p++]) message = { messageId: str(), role: str(), text: str() };
+          if (m[p++]) {
+            const f = [];
+            for (let i = 0; i < 3; i++) { const n = u32(m, p); f.push(decodeUTF8(m, p + 4, n)); p += 4 + n; }
+            message = { messageId: f[0], role: f[1], text: f[2] };
+          }
           out.push({ kind: 'state', seq, state, message });
           break;
         }
-        case REC_DONE: {
-          const seq = u32(); p++;
-          out.push({ kind: 'done', seq, result: null, error: null });
+        case REC_DONE:
+          out.push({ kind: 'done', seq: u32(m, p), result: null, error: null });
+          p += 5;
           break;
-        }
         case REC_ARTIFACT: {
           // A new snapshot: updates already handed out keep the artifact
           // as it was when they happened, as the Go iterator shows it.
-          const index = u32(), flags = m[p++], id = str(), name = str();
+          const index = u32(m, p), flags = m[p + 4];
+          p += 5;
+          const idLen = u32(m, p), id = decodeUTF8(m, p + 4, idLen);
+          p += 4 + idLen;
+          const nameLen = u32(m, p), name = decodeUTF8(m, p + 4, nameLen);
+          p += 4 + nameLen;
           this.#arts[index] = Object.freeze({ index, id, name, thinking: (flags & 1) !== 0, sealed: (flags & 2) !== 0 });
           break;
         }
         default:
-          throw new InstanceDeadError(`a2astream: unknown record kind ${kind}`);
+          this.#s._kill(new Error(`a2astream: unknown record kind ${kind}`), true);
       }
     }
     const last = out[out.length - 1];
@@ -380,3 +434,5 @@ export class Decoder {
     }
   }
 }
+
+function u32(m, p) { return (m[p] | m[p + 1] << 8 | m[p + 2] << 16 | m[p + 3] << 24) >>> 0; }

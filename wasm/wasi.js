@@ -9,8 +9,17 @@ export class WasiExit extends Error {
 
 const ESUCCESS = 0, EBADF = 8, ENOTSUP = 58;
 
+/**
+ * defaultEnviron is the Go runtime's environment: GOGC=400 makes the
+ * collector run a quarter as often (the heap of a page's streams is small),
+ * which halves its share of the time.
+ */
+export const defaultEnviron = Object.freeze({ GOGC: '400' });
+
 /** wasiImports returns the import object; memory() gives the instance's memory. */
-export function wasiImports(memory) {
+export function wasiImports(memory, environ = defaultEnviron) {
+  const env = Object.entries(environ).map(([k, v]) => `${k}=${v}`);
+  const envBytes = new TextEncoder().encode(env.map((e) => e + '\0').join(''));
   const view = () => new DataView(memory().buffer);
   const bytes = (p, n) => new Uint8Array(memory().buffer, p, n);
   const lines = { 1: '', 2: '' }, decoder = new TextDecoder();
@@ -18,8 +27,12 @@ export function wasiImports(memory) {
   const wasi = {
     args_sizes_get(argc, size) { view().setUint32(argc, 0, true); view().setUint32(size, 0, true); return ESUCCESS; },
     args_get() { return ESUCCESS; },
-    environ_sizes_get(n, size) { view().setUint32(n, 0, true); view().setUint32(size, 0, true); return ESUCCESS; },
-    environ_get() { return ESUCCESS; },
+    environ_sizes_get(n, size) { view().setUint32(n, env.length, true); view().setUint32(size, envBytes.length, true); return ESUCCESS; },
+    environ_get(ptrs, buf) {
+      for (let i = 0, off = 0; i < env.length; off += env[i].length + 1, i++) view().setUint32(ptrs + 4 * i, buf + off, true);
+      bytes(buf, envBytes.length).set(envBytes);
+      return ESUCCESS;
+    },
     clock_time_get(id, _precision, out) { view().setBigUint64(out, now(id), true); return ESUCCESS; },
     random_get(p, n) {
       for (let i = 0; i < n; i += 65536) crypto.getRandomValues(bytes(p + i, Math.min(65536, n - i)));

@@ -6,25 +6,12 @@
 // wasm/test/out/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { A2AStream } from '../a2astream.js';
 import { createDemoServer } from '../demo/serve.mjs';
 import { ensureModule, testdataDir, wasmDir } from './helpers.mjs';
-
-export const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/** launch starts Chromium with a fresh profile; close() also removes the profile. */
-export async function launch() {
-  const profile = mkdtempSync(join(tmpdir(), 'a2astream-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: chromiumArgs,
-  });
-  return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
-}
 
 const outDir = join(wasmDir, 'test', 'out');
 let server, base, browser, engine;
@@ -34,7 +21,7 @@ before(async () => {
   server = createDemoServer();
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
+  browser = await launchChromium();
   mkdirSync(outDir, { recursive: true });
 });
 
