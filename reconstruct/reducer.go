@@ -94,6 +94,9 @@ type Reducer struct {
 	res  Result
 	// index maps an artifact id to its place in res.Artifacts.
 	index map[string]*Artifact
+	// recent is the artifact of the last artifact update, found without
+	// a map lookup when the next update is for it too (the usual case).
+	recent *Artifact
 	// candidate is the last non-thinking artifact sealed since the last
 	// final status: the answer if the next final status comes now.
 	candidate *Artifact
@@ -381,7 +384,11 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendParts, last bool) bool {
 	// The map lookup converts the id without allocating; only a new
 	// artifact makes a string of it.
-	a := r.index[string(in.ArtifactID)]
+	a := r.recent
+	if a == nil || a.ID != string(in.ArtifactID) {
+		a = r.index[string(in.ArtifactID)]
+	}
+	reopened := false
 	switch {
 	case a == nil:
 		id := string(in.ArtifactID)
@@ -399,7 +406,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 		if !r.diag(f, Diagnostic{ArtifactID: a.ID, Err: ErrSealedArtifact}) {
 			return false
 		}
-		a.Sealed = false
+		a.Sealed, reopened = false, true
 		if r.candidate == a {
 			r.candidate = nil
 		}
@@ -408,6 +415,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	if appendParts {
 		grow += a.size
 	}
+	r.recent = a
 	if grow > r.opts.MaxArtifactSize {
 		r.fail(f, ErrArtifactTooLarge)
 		return false
@@ -430,7 +438,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	}
 	seq := seqOf(f)
 	if appendParts {
-		if r.appendParts(a, in.Parts) {
+		if r.appendParts(a, in.Parts, reopened) {
 			r.replaced(a, seq)
 		}
 	} else {
@@ -459,8 +467,10 @@ func partsSize(parts []parser.Part) int {
 //
 // It reports whether the join rewrote text already handed out live, which
 // happens only to an artifact reopened after its seal handed out the high
-// surrogate it held: the live text must then be replaced.
-func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
+// surrogate it held: the live text must then be replaced. Otherwise the
+// text handed out ends on a complete character, which Append never
+// rewrites.
+func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, reopened bool) (rewrote bool) {
 	for i := range parts {
 		p := &parts[i]
 		plain := p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
@@ -472,10 +482,11 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 			// Append rewrites only bytes from CompletePrefix on; keep
 			// those of them that were handed out (at most MaxHeld).
 			var shown [utf8buf.MaxHeld]byte
-			cp := utf8buf.CompletePrefix(t)
-			k := 0
-			if a.emitPart == n-1 && a.emitOff > cp {
-				k = copy(shown[:], t[cp:a.emitOff])
+			cp, k := 0, 0
+			if reopened && a.emitPart == n-1 {
+				if cp = utf8buf.CompletePrefix(t); a.emitOff > cp {
+					k = copy(shown[:], t[cp:a.emitOff])
+				}
 			}
 			t = utf8buf.Append(t, p.Text)
 			a.Parts[n-1].Text = t
