@@ -452,6 +452,10 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	return true
 }
 
+// minTextCap is the capacity given to a text part when deltas start
+// extending it.
+const minTextCap = 512
+
 func partsSize(parts []parser.Part) int {
 	n := 0
 	for i := range parts {
@@ -487,6 +491,11 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, reopened bool) (
 				if cp = utf8buf.CompletePrefix(t); a.emitOff > cp {
 					k = copy(shown[:], t[cp:a.emitOff])
 				}
+			}
+			if need := len(t) + len(p.Text); need > cap(t) && cap(t) < minTextCap {
+				// A text that starts growing by deltas gets room for
+				// many at once, rather than doubling from a token's size.
+				t = append(make([]byte, 0, max(minTextCap, need)), t...)
 			}
 			t = utf8buf.Append(t, p.Text)
 			a.Parts[n-1].Text = t
