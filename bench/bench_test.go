@@ -34,7 +34,8 @@ func skipped(im Impl, read string) bool {
 // BenchmarkRead runs every implementation on every corpus with every kind
 // of reads: Read/<implementation key>/<corpus>/<reads>. Besides the usual
 // figures it reports events/op, the events of the corpus (or of the
-// prefix read), so that the table can give ns and allocs per event.
+// prefix read), so that the table can give ns and allocs per event. With
+// -short (CI) every input is cut to its first 256 KiB.
 func BenchmarkRead(b *testing.B) {
 	PreparePayloads()
 	for _, im := range Impls() {
@@ -48,6 +49,10 @@ func BenchmarkRead(b *testing.B) {
 						}
 						b.Run(rd.name, func(b *testing.B) {
 							n, capped := Capped(im, cn, rd.name)
+							if testing.Short() {
+								// CI runs each body once on a prefix.
+								n, capped = min(n, 256<<10), true
+							}
 							data := c.Data[:n]
 							events := len(c.Events)
 							if capped {
@@ -97,7 +102,11 @@ func BenchmarkOneByteEvent(b *testing.B) {
 			continue
 		}
 		b.Run(im.Key, func(b *testing.B) {
-			for _, n := range ScalingSizes(im) {
+			sizes := ScalingSizes(im)
+			if testing.Short() {
+				sizes = sizes[:1]
+			}
+			for _, n := range sizes {
 				data := oneEvent(n)
 				b.Run(strconv.Itoa(n>>10), func(b *testing.B) {
 					b.SetBytes(int64(len(data)))
