@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// decoded is one update as the records describe it, in the shape the test
+// builds from reconstruct.Updates too.
+type decoded struct {
+	kind             string
+	seq              uint32
+	artifactID       string
+	thinking, sealed bool
+	text             string
+	state, message   string
+	hasErr           bool
+}
+
+// decode reads records as a host does, keeping the announced artifacts in
+// arts across calls.
+func decode(t *testing.T, rec []byte, arts map[uint32]decoded, out []decoded) []decoded {
+	t.Helper()
+	p := 0
+	u32 := func() uint32 { v := binary.LittleEndian.Uint32(rec[p:]); p += 4; return v }
+	str := func() string { n := int(u32()); s := string(rec[p : p+n]); p += n; return s }
+	for p < len(rec) {
+		kind := rec[p]
+		p++
+		switch kind {
+		case recText, recReplaced:
+			a := arts[u32()]
+			d := decoded{kind: "text", seq: u32(), artifactID: a.artifactID, thinking: a.thinking, sealed: a.sealed, text: str()}
+			if kind == recReplaced {
+				d.kind = "replaced"
+			}
+			out = append(out, d)
+		case recSealed:
+			a := arts[u32()]
+			out = append(out, decoded{kind: "sealed", seq: u32(), artifactID: a.artifactID, thinking: a.thinking, sealed: a.sealed})
+		case recState:
+			d := decoded{kind: "state", seq: u32()}
+			p++ // the state's number
+			d.state = str()
+			if rec[p] == 1 {
+				p++
+				str() // id
+				str() // role
+				d.message = str()
+			} else {
+				p++
+			}
+			out = append(out, d)
+		case recDone:
+			d := decoded{kind: "done", seq: u32(), hasErr: rec[p] == 1}
+			p++
+			out = append(out, d)
+		case recArtifact:
+			n := u32()
+			f := rec[p]
+			p++
+			id := str()
+			str() // name
+			arts[n] = decoded{artifactID: id, thinking: f&flagThinking != 0, sealed: f&flagSealed != 0}
+		default:
+			t.Fatalf("unknown record kind %d at %d", kind, p-1)
+		}
+	}
+	return out
+}
+
+// want returns the updates of the Go iterator in the decoded shape.
+func want(data []byte) []decoded {
+	var out []decoded
+	for u, err := range reconstruct.Updates(bytes.NewReader(data), nil) {
+		if err != nil {
+			break
+		}
+		d := decoded{seq: u32(u.Seq)}
+		switch u.Kind {
+		case reconstruct.UpdateText, reconstruct.UpdateReplaced, reconstruct.UpdateSealed:
+			d.kind = map[reconstruct.UpdateKind]string{reconstruct.UpdateText: "text", reconstruct.UpdateReplaced: "replaced", reconstruct.UpdateSealed: "sealed"}[u.Kind]
+			d.artifactID, d.thinking, d.sealed, d.text = u.Artifact.ID, u.Artifact.Thinking, u.Artifact.Sealed, string(u.Text)
+		case reconstruct.UpdateState:
+			d.kind, d.state = "state", u.State.String()
+			if u.Message != nil {
+				d.message = string(u.Message.Text())
+			}
+		case reconstruct.UpdateDone:
+			d.kind, d.hasErr = "done", u.Err != nil
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func TestRecordsCarryTheGoIteratorsUpdates(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/*.sse")
+	if err != nil || len(paths) == 0 {
+		t.Fatal("no testdata streams", err)
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, data := range [][]byte{data, data[:len(data)/2]} {
+			wantUpdates := want(data)
+			for _, size := range []int{len(data), 1, 200, -1} {
+				t.Run(filepath.Base(path)+"/"+strconv.Itoa(len(data))+"/"+strconv.Itoa(size), func(t *testing.T) {
+					rng := rand.New(rand.NewPCG(1, uint64(size+2)))
+					ss := newSession(options(0, 0, 0, 0))
+					arts := map[uint32]decoded{}
+					var got []decoded
+					var rec []byte
+					for off := 0; off < len(data); {
+						n := size
+						if n < 0 {
+							n = 1 + rng.IntN(300)
+						}
+						n = min(n, len(data)-off)
+						rec, err = ss.feed(rec[:0], data[off:off+n])
+						if err != nil {
+							t.Fatal(err)
+						}
+						got = decode(t, rec, arts, got)
+						off += n
+					}
+					rec, err = ss.end(rec[:0], nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = decode(t, rec, arts, got)
+					if len(got) != len(wantUpdates) {
+						t.Fatalf("%d updates, the Go iterator %d", len(got), len(wantUpdates))
+					}
+					for i := range got {
+						if got[i] != wantUpdates[i] {
+							t.Errorf("update %d = %+v, the Go iterator %+v", i, got[i], wantUpdates[i])
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestSessionCallsAfterTheEnd(t *testing.T) {
+	ss := newSession(nil)
+	if _, err := ss.end(nil, errors.New("connection reset")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ss.feed(nil, []byte("data: x\n\n")); !errors.Is(err, errEnded) {
+		t.Errorf("feed after end: %v, want errEnded", err)
+	}
+	if _, err := ss.end(nil, nil); !errors.Is(err, errEnded) {
+		t.Errorf("end after end: %v, want errEnded", err)
+	}
+	if _, err := ss.resume(nil); !errors.Is(err, errEnded) {
+		t.Errorf("resume after end: %v, want errEnded", err)
+	}
+	var trunc *reconstruct.TruncatedError
+	if !errors.As(ss.s.Result().Err, &trunc) || trunc.Cut == nil || trunc.Cut.Error() != "connection reset" {
+		t.Errorf("a failed read ends truncated with the failure as Cut: %v", ss.s.Result().Err)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	tests := []struct {
+		flags, unit, maxEvent, maxArtifact int32
+		strict                             bool
+		u                                  citations.Unit
+	}{
+		{0, 0, 0, 0, false, citations.CodePoints},
+		{1, 1, 100, 200, true, citations.Bytes},
+		{0, 2, -5, -1, false, citations.UTF16},
+		{0, 9, 0, 0, false, citations.CodePoints},
+	}
+	for _, tt := range tests {
+		o := options(tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact)
+		if o.Strict != tt.strict || o.Citations.Unit != tt.u || o.MaxEventSize != int(max(tt.maxEvent, 0)) || o.MaxArtifactSize != int(max(tt.maxArtifact, 0)) {
+			t.Errorf("options(%d, %d, %d, %d) = %+v", tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact, o)
+		}
+	}
+}
