@@ -224,7 +224,16 @@ export class A2AStream {
   decoder(options?: DecoderOptions): Decoder;
   /** A TransformStream of byte chunks to updates. */
   transform(options?: DecoderOptions): TransformStream<Uint8Array, Update>;
-  /** The updates of a fetch() response or body; a failed read ends the run truncated. */
+  /**
+   * Checks the response of a streaming call as Go's reconstruct.CheckResponse:
+   * null for an event stream; otherwise (a status outside 2xx, or a JSON body)
+   * it reads the body and returns the server's error (ServerError) or an HTTPError.
+   */
+  checkResponse(response: Response): Promise<A2AStreamError | null>;
+  /**
+   * The updates of a fetch() response or body; a failed read ends the run
+   * truncated. A response that is no event stream throws checkResponse's error.
+   */
   updates(source: ByteSource, options?: DecoderOptions): AsyncGenerator<Update, void, undefined>;
 }
 

@@ -156,10 +156,8 @@ export class A2AStream {
   async *updates(source, options = {}) {
     let body = source;
     if (typeof Response !== 'undefined' && source instanceof Response) {
-      if (!source.ok) {
-        throw new HTTPError({ type: 'http', message: `a2astream: HTTP ${source.status} ${await source.text()}`.slice(0, 4096),
-          httpStatus: source.status, contentType: source.headers.get('content-type') ?? '' });
-      }
+      const err = await this.checkResponse(source);
+      if (err) throw err;
       body = source.body;
     }
     const dec = this.decoder(options);
@@ -188,6 +186,32 @@ export class A2AStream {
     }
   }
 
+  /**
+   * checkResponse checks the response of a streaming call before its body
+   * is read as a stream, as Go's reconstruct.CheckResponse does: it returns
+   * null for an event stream, and otherwise (a status outside 2xx, or a
+   * JSON body) reads the body and returns the server's error (a
+   * ServerError) or an HTTPError.
+   */
+  async checkResponse(resp) {
+    const ct = resp.headers.get('content-type') ?? '';
+    const mt = ct.split(';')[0].trim().toLowerCase();
+    if (resp.ok && mt !== 'application/json' && mt !== 'application/problem+json') return null;
+    const body = await readAtMost(resp, MAX_ERROR_BODY);
+    const ctBytes = new TextEncoder().encode(ct);
+    const input = new Uint8Array(ctBytes.length + body.length);
+    input.set(ctBytes);
+    input.set(body, ctBytes.length);
+    const n = this._call((ex) => {
+      const p = ex.a2a_input(input.length);
+      new Uint8Array(ex.memory.buffer).set(input, p);
+      return ex.a2a_check(resp.status, ctBytes.length, input.length);
+    });
+    const ex = this.#instance.exports;
+    const doc = JSON.parse(utf8.decode(new Uint8Array(ex.memory.buffer, ex.a2a_out(), n)));
+    return errorFromDoc(doc.error);
+  }
+
   // Internal, for Decoder: the exports of the live instance.
   _exports(generation) {
     if (this.#dead) throw this.#dead;
@@ -213,6 +237,26 @@ export class A2AStream {
     if (r === ERR_PANIC) this._kill(new Error(outText(ex)), true);
     return r;
   }
+}
+
+const MAX_ERROR_BODY = 1 << 20;
+
+// readAtMost reads at most max bytes of the response's body.
+async function readAtMost(resp, max) {
+  if (!resp.body) return new Uint8Array(0);
+  const reader = resp.body.getReader(), parts = [];
+  let n = 0;
+  while (n < max) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    n += value.length;
+  }
+  reader.cancel().catch(() => {});
+  const out = new Uint8Array(Math.min(n, max));
+  let off = 0;
+  for (const p of parts) { const k = Math.min(p.length, out.length - off); out.set(p.subarray(0, k), off); off += k; }
+  return out;
 }
 
 /** load is A2AStream.load. */

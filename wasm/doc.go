@@ -14,6 +14,9 @@
 //	a2a_end(h) len              end the input; the last records, with done
 //	a2a_resume(h) len           continue the run on a new connection
 //	a2a_result(h, indent) len   the run's result as the `a2astream --json` document
+//	a2a_check(status, ctLen, n) len
+//	                            the error document of a response that is no event
+//	                            stream: its content type then its body in the input
 //	a2a_out() ptr               where the last call left its len bytes
 //	a2a_out_len() len           their length (for the message of an error)
 //	a2a_free(h)                 forget the handle

@@ -119,6 +119,13 @@ func a2aResult(h, indent int32) (size int32) {
 	return int32(len(out))
 }
 
+//go:wasmexport a2a_check
+func a2aCheck(status, ctLen, n int32) (size int32) {
+	defer guard(&size)
+	out = checkResponse(out[:0], int(status), string(in[:ctLen]), in[ctLen:n])
+	return int32(len(out))
+}
+
 //go:wasmexport a2a_out
 func a2aOut() int32 {
 	if cap(out) == 0 {

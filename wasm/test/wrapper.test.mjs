@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError,
+  A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError, ServerError, HTTPError,
 } from '../a2astream.js';
 import { wasiAllowList, wasiImports } from '../wasi.js';
 import { samples, tool, ensureModule, chunk, chunkings, testdataDir } from './helpers.mjs';
@@ -231,4 +231,30 @@ test('the raw ABI frees and reuses handles', async () => {
   assert.equal(ex.a2a_feed(a, 0), -1, 'a freed handle is unknown');
   assert.equal(ex.a2a_new(0, 0, 0, 0), a, 'the freed slot is reused');
   assert.equal(ex.a2a_end(99), -1);
+});
+
+test('a response that is no event stream is the server\'s error or an HTTP error, as CheckResponse says', async () => {
+  const rest = JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'Task not found',
+    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] } });
+  let err = await engine.checkResponse(new Response(rest, { status: 404, headers: { 'content-type': 'application/json' } }));
+  assert.ok(err instanceof ServerError, String(err));
+  assert.equal(err.type, 'api');
+  assert.equal(err.code, 404);
+  assert.equal(err.status, 'NOT_FOUND');
+  assert.equal(err.reason, 'TASK_NOT_FOUND');
+  assert.equal(err.message, 'Task not found');
+  await assert.rejects(async () => { for await (const u of engine.updates(new Response(rest, { status: 404 }))) void u; }, ServerError);
+  err = await engine.checkResponse(new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+  assert.ok(err instanceof HTTPError, String(err));
+  assert.equal(err.httpStatus, 502);
+  assert.equal(err.contentType, 'text/html');
+  assert.equal(await engine.checkResponse(new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } })), null);
+});
+
+test('every name the declarations export exists in the module', async () => {
+  const dts = readFileSync(new URL('../a2astream.d.ts', import.meta.url), 'utf8');
+  const names = [...dts.matchAll(/^export (?:class|function) (\w+)/gm)].map((m) => m[1]);
+  const mod = await import('../a2astream.js');
+  assert.ok(names.length > 5);
+  for (const n of names) assert.equal(typeof mod[n], 'function', n);
 });
