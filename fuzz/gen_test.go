@@ -69,7 +69,14 @@ type genRun struct {
 	Artifacts []genArtifact // in the order first seen
 	Answer    string        // the answer artifact's id; "" when none
 	State     string        // the last state sent ("" when none)
+	Status    string        // the text of the last status message sent
+	Usage     string        // the last $usage sent, as usageString formats it
 	Final     bool          // a terminal or interrupted status was sent
+}
+
+// usageString formats the token counts and credits of a $usage.
+func usageString(in, out int64, credits float64) string {
+	return strconv.FormatInt(in, 10) + "/" + strconv.FormatInt(out, 10) + "/" + strconv.FormatFloat(credits, 'g', -1, 64)
 }
 
 // piece is a fragment of text with its JSON string encoding; a split
@@ -142,7 +149,7 @@ func generate(rng *rand.Rand) genRun {
 			s += `,"message":{"messageId":"msg-` + strconv.Itoa(len(events)) + `","role":"ROLE_AGENT","parts":[{"text":"` + msg + `"}]}`
 		}
 		s += `}` + meta + `}}`
-		run.State = state
+		run.State, run.Status = state, msg
 		return s
 	}
 	events = append(events, `{"task":{"id":"`+taskID+`","contextId":"`+ctxID+`","status":{"state":"TASK_STATE_WORKING"}}}`)
@@ -233,9 +240,11 @@ func generate(rng *rand.Rand) genRun {
 			events = append(events, status("TASK_STATE_WORKING", "Looking up the labs…", ""))
 		}
 	}
-	usage := ""
+	usage, usageText := "", ""
 	if rng.IntN(2) == 0 {
-		usage = `,"metadata":{"$usage":{"model":"m","inputTokens":10,"outputTokens":` + strconv.Itoa(rng.IntN(500)) + `,"credits":1.5}}`
+		out := rng.IntN(500)
+		usage = `,"metadata":{"$usage":{"model":"m","inputTokens":10,"outputTokens":` + strconv.Itoa(out) + `,"credits":1.5}}`
+		usageText = usageString(10, int64(out), 1.5)
 	}
 	switch {
 	case rng.IntN(6) == 0:
@@ -255,12 +264,15 @@ func generate(rng *rand.Rand) genRun {
 	run.SSE = render(rng, events)
 	if !run.Final {
 		run.Answer = ""
+	} else {
+		run.Usage = usageText
 	}
 	return run
 }
 
 // restyle rewrites the events of a run in one of the other forms a
-// ProtoJSON writer may use: the proto field names (snake_case), enums as
+// ProtoJSON writer may use: the proto field names (snake_case; not inside
+// metadata, a google.protobuf.Struct whose keys are data), enums as
 // numbers, int64 as strings, spaces after colons and commas.
 func restyle(rng *rand.Rand, events []string) []string {
 	snake, numbers, spaces := rng.IntN(4) == 0, rng.IntN(4) == 0, rng.IntN(4) == 0
@@ -268,7 +280,7 @@ func restyle(rng *rand.Rand, events []string) []string {
 	if snake {
 		rep = append(rep, `"taskId"`, `"task_id"`, `"contextId"`, `"context_id"`, `"artifactId"`, `"artifact_id"`,
 			`"lastChunk"`, `"last_chunk"`, `"artifactUpdate"`, `"artifact_update"`, `"statusUpdate"`, `"status_update"`,
-			`"messageId"`, `"message_id"`, `"dataPartId"`, `"data_part_id"`, `"inputTokens"`, `"input_tokens"`)
+			`"messageId"`, `"message_id"`)
 	}
 	if numbers {
 		for i, st := range []string{"SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "INPUT_REQUIRED"} {

@@ -18,6 +18,8 @@ type runView struct {
 	TaskID    string
 	State     string // "" when no state was seen
 	Answer    string // the answer artifact's id; "" when none
+	Status    string // the text of the last status message; "" when none
+	Usage     string // the last $usage (usageString); "" when none
 	Artifacts []genArtifact
 	Final     bool // the run reached a terminal or interrupted state
 }
@@ -29,6 +31,7 @@ type runView struct {
 //     append false replaces the string (creating the artifact when new);
 //   - lastChunk seals the artifact; metadata.type "intermediate-thinking"
 //     tags it as thinking;
+//   - a status update sets the state, the status message and the usage;
 //   - the first terminal or interrupted status ends the run, and the answer
 //     is the artifact sealed last before it that is not thinking;
 //   - at the end, WTF-8 surrogate halves that meet are joined.
@@ -81,6 +84,13 @@ func naiveReduce(in []byte) runView {
 		case parser.KindStatusUpdate:
 			st := ev.StatusUpdate.Status.State
 			v.State = st.String()
+			v.Status = ""
+			for _, p := range ev.StatusUpdate.Status.Message.Parts {
+				v.Status += string(p.Text)
+			}
+			if u := ev.StatusUpdate.Metadata.Usage; u.Fields != 0 {
+				v.Usage = usageString(u.InputTokens, u.OutputTokens, u.Credits)
+			}
 			if st.Terminal() || st.Interrupted() {
 				v.Final = true
 				for j := len(sealed) - 1; j >= 0; j-- {

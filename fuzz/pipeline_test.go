@@ -24,6 +24,12 @@ func viewOf(res *reconstruct.Result) runView {
 	if res.Answer != nil {
 		v.Answer = res.Answer.ID
 	}
+	if res.StatusMessage != nil {
+		v.Status = string(res.StatusMessage.Text())
+	}
+	if u := res.Usage; u != nil {
+		v.Usage = usageString(u.InputTokens, u.OutputTokens, u.Credits)
+	}
 	for _, a := range res.Artifacts {
 		v.Artifacts = append(v.Artifacts, genArtifact{ID: a.ID, Text: string(a.Text()), Thinking: a.Thinking, Sealed: a.Sealed})
 	}
@@ -137,8 +143,9 @@ func matchesAny(err error, targets ...error) bool {
 // cuts its bytes at a random place, and checks that reconstruct, fed by a
 // Stream in random chunks and by Read over random-sized reads, rebuilds
 // what the naive reducer rebuilds from the same bytes (every artifact's
-// text, order, thinking and sealed flags, the answer, the state, whether
-// the run ended), and, for an uncut run, what the generator meant. The
+// text, order, thinking and sealed flags, the answer, the state, the last
+// status message, the usage, whether the run ended), and, for an uncut run,
+// what the generator meant. The
 // updates a typing UI shows add up to each sealed artifact's text.
 func FuzzPipeline(f *testing.F) {
 	for i := range 40 {
@@ -154,7 +161,7 @@ func FuzzPipeline(f *testing.F) {
 		}
 		want := naiveReduce(in)
 		if cut == 0 {
-			meant := runView{TaskID: want.TaskID, State: run.State, Answer: run.Answer, Artifacts: run.Artifacts, Final: run.Final}
+			meant := runView{TaskID: want.TaskID, State: run.State, Answer: run.Answer, Status: run.Status, Usage: run.Usage, Artifacts: run.Artifacts, Final: run.Final}
 			if diff := cmp.Diff(meant, want); diff != "" {
 				t.Fatalf("the naive reducer differs from the generator (-generated +naive):\n%s\nstream:\n%s", diff, in)
 			}
@@ -201,7 +208,8 @@ func summary(res *reconstruct.Result, err error) string {
 // state, answer, every artifact, usage, diagnostics, error) whether the
 // bytes are pushed whole, in 1-byte chunks, in random chunks, or read with
 // Read over random-sized reads; the answer is a sealed artifact of the run
-// that is not thinking.
+// that is not thinking; under a small MaxArtifactSize and MaxEventSize no
+// artifact holds more than its limit, and Stream and Read still agree.
 func FuzzPipelineBytes(f *testing.F) {
 	for _, s := range testdataStreams(f) {
 		f.Add(s, int64(1))
@@ -209,7 +217,12 @@ func FuzzPipelineBytes(f *testing.F) {
 	for i := range 8 {
 		f.Add(generate(rand.New(rand.NewPCG(uint64(i), 3))).SSE, int64(i))
 	}
-	f.Fuzz(func(t *testing.T, in []byte, seed int64) {
+	f.Fuzz(pipelineBytes)
+}
+
+// pipelineBytes is the body of FuzzPipelineBytes.
+func pipelineBytes(t *testing.T, in []byte, seed int64) {
+	{
 		if len(in) > 1<<16 {
 			return
 		}
@@ -242,5 +255,31 @@ func FuzzPipelineBytes(f *testing.F) {
 		check("random", res, err)
 		res, err = reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(4096)}, nil)
 		check("Read", res, err)
-	})
+
+		// Small limits bound what a run holds, whatever the chunking.
+		opts := &reconstruct.Options{MaxArtifactSize: 1 + rng.IntN(2048), MaxEventSize: 1 + rng.IntN(4096)}
+		lres, lerr := reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(64)}, opts)
+		checkRunErr(t, lerr)
+		for _, a := range lres.Artifacts {
+			held := 0
+			for _, p := range a.Parts {
+				held += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata)
+			}
+			if held > opts.MaxArtifactSize {
+				t.Fatalf("artifact %q holds %d bytes, MaxArtifactSize %d", a.ID, held, opts.MaxArtifactSize)
+			}
+		}
+		s := reconstruct.NewStream(opts)
+		for _, c := range split(in, rng, 1+rng.IntN(256)) {
+			s.Write(c)
+			for s.Next() {
+			}
+		}
+		serr := s.Close()
+		for s.Next() {
+		}
+		if got, want := summary(s.Result(), serr), summary(lres, lerr); got != want {
+			t.Fatalf("with limits %+v, Stream and Read differ:\n%s\n%s", *opts, want, got)
+		}
+	}
 }
