@@ -516,7 +516,7 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 	old := a.Parts
 	a.Parts = copyParts(make([]Part, 0, len(parts)), parts)
 	part, off, ok := continuesText(old, a.emitPart, a.emitOff, a.Parts)
-	if ok {
+	if ok && a.seamAt == 0 {
 		a.emitPart, a.emitOff = part, off
 		return
 	}
@@ -524,7 +524,8 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 }
 
 // replaced hands out the whole characters of a's text in an
-// UpdateReplaced, the text having changed from what was shown.
+// UpdateReplaced, the text having changed from what was shown (or a text
+// part having ended inside a character that a later one completes).
 func (r *Reducer) replaced(a *Artifact, seq int64) {
 	var text []byte
 	if countText(a.Parts) > 1 {
@@ -533,19 +534,26 @@ func (r *Reducer) replaced(a *Artifact, seq int64) {
 	} else {
 		text = a.Text()
 	}
-	last := lastText(a.Parts)
-	end := len(text) - (len(last) - utf8buf.CompletePrefix(last))
+	end := utf8buf.CompletePrefix(text)
 	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:end]})
-	a.emitPart, a.emitOff = len(a.Parts), 0
-	for i := len(a.Parts) - 1; i >= 0; i-- {
-		if a.Parts[i].Kind == parser.PartText {
-			a.emitPart, a.emitOff = i, len(a.Parts[i].Text)
-			if i == len(a.Parts)-1 {
-				a.emitOff = utf8buf.CompletePrefix(a.Parts[i].Text)
-			}
-			break
+	a.emitPart, a.emitOff, a.seamAt = len(a.Parts), 0, 0
+	if i := lastTextIndex(a.Parts); i >= 0 {
+		p := a.Parts[i].Text
+		a.emitPart, a.emitOff = i, utf8buf.CompletePrefix(p)
+		if i < len(a.Parts)-1 && a.emitOff < len(p) {
+			a.seamAt = i + 1
 		}
 	}
+}
+
+// lastTextIndex returns the index of the last text part; -1 when none.
+func lastTextIndex(parts []Part) int {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i].Kind == parser.PartText {
+			return i
+		}
+	}
+	return -1
 }
 
 // lastText returns the text of the last text part, if it is the last part;
@@ -594,23 +602,42 @@ func continuesText(old []Part, emitPart, emitOff int, neu []Part) (part, off int
 // emitText hands out the text of a not handed out yet, in whole characters
 // unless the artifact is being sealed, one UpdateText per text part.
 func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
+	lastText := -1
+	if sealing {
+		lastText = lastTextIndex(a.Parts)
+	}
 	for a.emitPart < len(a.Parts) {
 		p := &a.Parts[a.emitPart]
 		lastPart := a.emitPart == len(a.Parts)-1
 		if p.Kind == parser.PartText {
-			end := len(p.Text)
-			if lastPart && !sealing {
-				end = max(utf8buf.CompletePrefix(p.Text), a.emitOff)
+			if a.seamAt != 0 && a.emitPart >= a.seamAt {
+				// An earlier text part ended inside a character that
+				// this one may complete: the joined text shows it whole.
+				r.replaced(a, seq)
+				continue
+			}
+			end := max(utf8buf.CompletePrefix(p.Text), a.emitOff)
+			if a.emitPart == lastText {
+				end = len(p.Text)
 			}
 			if end > a.emitOff {
 				r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: p.Text[a.emitOff:end]})
 				a.emitOff = end
 			}
+			if !lastPart && end < len(p.Text) {
+				a.seamAt = a.emitPart + 1
+			}
 		}
 		if lastPart {
-			return
+			break
 		}
 		a.emitPart, a.emitOff = a.emitPart+1, 0
+	}
+	if sealing && a.seamAt != 0 {
+		// The tail of the last text part, which no later text completed.
+		p := a.Parts[a.seamAt-1].Text
+		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: p[utf8buf.CompletePrefix(p):]})
+		a.seamAt = 0
 	}
 }
 

@@ -3,6 +3,7 @@ package reconstruct
 import (
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 // Result is what a run produced: its ids, its state, the answer, every
@@ -97,6 +98,11 @@ type Artifact struct {
 	// The live text: the text parts before Parts[emitPart] and the first
 	// emitOff bytes of that part's text have been handed out in updates.
 	emitPart, emitOff int
+	// seamAt is 1 + the index of a text part that ended inside a
+	// character and whose tail was not handed out, because a later text
+	// part may complete it (a surrogate pair split between two parts); 0
+	// when there is none.
+	seamAt int
 	// size is the number of bytes the parts and metadata hold.
 	size int
 }
@@ -114,10 +120,12 @@ func (a *Artifact) AppendText(dst []byte) []byte {
 	return appendText(dst, a.Parts)
 }
 
+// appendText appends the text parts' text to dst, joining a surrogate pair
+// split between two parts as the concatenation of the deltas would.
 func appendText(dst []byte, parts []Part) []byte {
 	for i := range parts {
 		if parts[i].Kind == parser.PartText {
-			dst = append(dst, parts[i].Text...)
+			dst = utf8buf.Append(dst, parts[i].Text)
 		}
 	}
 	return dst
