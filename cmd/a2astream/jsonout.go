@@ -9,40 +9,10 @@ import (
 	"errors"
 	"io"
 
-	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
 )
-
-// resultDoc is the --json document.
-type resultDoc struct {
-	State         string        `json:"state"`
-	TaskID        string        `json:"taskId"`
-	ContextID     string        `json:"contextId"`
-	Answer        *artifactDoc  `json:"answer"`
-	Thinking      []artifactDoc `json:"thinking"`
-	Artifacts     []artifactDoc `json:"artifacts"`
-	StatusMessage *messageDoc   `json:"statusMessage"`
-	Message       *messageDoc   `json:"message"`
-	Usage         *usageDoc     `json:"usage"`
-	LastEventID   string        `json:"lastEventId"`
-	Diagnostics   []diagDoc     `json:"diagnostics"`
-	Error         *errorDoc     `json:"error"`
-}
-
-type artifactDoc struct {
-	ArtifactID          string          `json:"artifactId"`
-	Name                string          `json:"name,omitempty"`
-	Description         string          `json:"description,omitempty"`
-	Text                string          `json:"text"`
-	Parts               []partDoc       `json:"parts"`
-	Metadata            json.RawMessage `json:"metadata,omitempty"`
-	Extensions          []string        `json:"extensions,omitempty"`
-	Thinking            bool            `json:"thinking"`
-	Sealed              bool            `json:"sealed"`
-	Citations           []citationDoc   `json:"citations"`
-	CitationDiagnostics []citeDiagDoc   `json:"citationDiagnostics"`
-}
 
 type partDoc struct {
 	Kind      string          `json:"kind"`
@@ -54,56 +24,6 @@ type partDoc struct {
 	Filename  string          `json:"filename,omitempty"`
 	MediaType string          `json:"mediaType,omitempty"`
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
-}
-
-type citationDoc struct {
-	Number     int             `json:"number"`
-	ID         string          `json:"id"`
-	Offset     int             `json:"offset"`
-	ByteOffset int             `json:"byteOffset"`
-	RuneIndex  int             `json:"runeIndex"`
-	UTF16Index int             `json:"utf16Index"`
-	Locator    string          `json:"locator"`
-	Target     json.RawMessage `json:"target"`
-	TargetKind string          `json:"targetKind"`
-	Error      *string         `json:"error"`
-}
-
-type citeDiagDoc struct {
-	Part   int    `json:"part"`
-	Index  int    `json:"index"`
-	ID     string `json:"id"`
-	Offset int    `json:"offset"`
-	Error  string `json:"error"`
-}
-
-type messageDoc struct {
-	MessageID string          `json:"messageId"`
-	Role      string          `json:"role"`
-	Text      string          `json:"text"`
-	Parts     []partDoc       `json:"parts"`
-	Metadata  json.RawMessage `json:"metadata,omitempty"`
-}
-
-type usageDoc struct {
-	Model                    *string  `json:"model,omitempty"`
-	InputTokens              *int64   `json:"inputTokens,omitempty"`
-	OutputTokens             *int64   `json:"outputTokens,omitempty"`
-	CachedInputTokens        *int64   `json:"cachedInputTokens,omitempty"`
-	CacheCreationInputTokens *int64   `json:"cacheCreationInputTokens,omitempty"`
-	TotalTokens              *int64   `json:"totalTokens,omitempty"`
-	Credits                  *float64 `json:"credits,omitempty"`
-}
-
-type diagDoc struct {
-	Offset     int64  `json:"offset"`
-	Seq        int64  `json:"seq"`
-	ID         string `json:"id"`
-	ArtifactID string `json:"artifactId,omitempty"`
-	TaskID     string `json:"taskId,omitempty"`
-	From       string `json:"from,omitempty"`
-	To         string `json:"to,omitempty"`
-	Error      string `json:"error"`
 }
 
 // errorDoc is an error. Type is one of "api" (the server's error document,
@@ -146,101 +66,6 @@ func stateDoc(s parser.TaskState) string {
 	return s.String()
 }
 
-func newResultDoc(res *reconstruct.Result, err error) *resultDoc {
-	d := &resultDoc{Thinking: []artifactDoc{}, Artifacts: []artifactDoc{}, Diagnostics: []diagDoc{}}
-	if res != nil {
-		d.State = stateDoc(res.State)
-		d.TaskID = res.TaskID
-		d.ContextID = res.ContextID
-		if res.Answer != nil {
-			a := newArtifactDoc(res.Answer)
-			d.Answer = &a
-		}
-		for _, a := range res.Artifacts {
-			ad := newArtifactDoc(a)
-			if a.Thinking {
-				d.Thinking = append(d.Thinking, ad)
-			}
-			d.Artifacts = append(d.Artifacts, ad)
-		}
-		d.StatusMessage = newMessageDoc(res.StatusMessage)
-		d.Message = newMessageDoc(res.Message)
-		d.Usage = newUsageDoc(res.Usage)
-		d.LastEventID = res.LastEventID
-		for i := range res.Diagnostics {
-			g := &res.Diagnostics[i]
-			dd := diagDoc{Offset: g.Offset, Seq: g.Seq, ID: g.ID, ArtifactID: g.ArtifactID, TaskID: g.TaskID, Error: g.Error()}
-			if g.From != 0 || g.To != 0 {
-				dd.From, dd.To = g.From.String(), g.To.String()
-			}
-			d.Diagnostics = append(d.Diagnostics, dd)
-		}
-	}
-	if err != nil {
-		d.Error = newErrorDoc(err)
-	}
-	return d
-}
-
-func newArtifactDoc(a *reconstruct.Artifact) artifactDoc {
-	d := artifactDoc{
-		ArtifactID:          a.ID,
-		Name:                a.Name,
-		Description:         a.Description,
-		Text:                string(a.Text()),
-		Parts:               newPartDocs(a.Parts),
-		Metadata:            rawJSON(a.Metadata),
-		Extensions:          a.Extensions,
-		Thinking:            a.Thinking,
-		Sealed:              a.Sealed,
-		Citations:           []citationDoc{},
-		CitationDiagnostics: []citeDiagDoc{},
-	}
-	for i := range a.Citations {
-		d.Citations = append(d.Citations, newCitationDoc(&a.Citations[i]))
-	}
-	for _, g := range a.CitationDiagnostics {
-		d.CitationDiagnostics = append(d.CitationDiagnostics, citeDiagDoc{Part: g.Part, Index: g.Index, ID: string(g.ID), Offset: g.Offset, Error: g.Error()})
-	}
-	return d
-}
-
-func newCitationDoc(c *citations.Resolved) citationDoc {
-	d := citationDoc{
-		Number:     c.Number,
-		ID:         string(c.ID),
-		Offset:     c.Offset,
-		ByteOffset: c.ByteOffset,
-		RuneIndex:  c.RuneIndex,
-		UTF16Index: c.UTF16Index,
-		Locator:    string(c.Locator.AppendText(nil)),
-		Target:     json.RawMessage("null"),
-		TargetKind: c.TargetKind.String(),
-	}
-	switch {
-	case c.Err != nil:
-		s := c.Err.Error()
-		d.Error = &s
-	case c.TargetKind == citations.ValueText:
-		b, _ := json.Marshal(string(c.Target))
-		d.Target = b
-	default:
-		if t := rawJSON(c.Target); t != nil {
-			d.Target = t
-		}
-	}
-	return d
-}
-
-func newPartDocs(parts []reconstruct.Part) []partDoc {
-	out := make([]partDoc, 0, len(parts))
-	for i := range parts {
-		p := &parts[i]
-		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, []byte(p.URL), p.Data, p.Metadata, p.Filename, p.MediaType))
-	}
-	return out
-}
-
 func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filename, mediaType string) partDoc {
 	d := partDoc{Filename: filename, MediaType: mediaType, Metadata: rawJSON(meta)}
 	switch kind {
@@ -265,43 +90,6 @@ func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filenam
 		d.URL = string(url)
 	default:
 		d.Kind = "unknown"
-	}
-	return d
-}
-
-func newMessageDoc(m *reconstruct.Message) *messageDoc {
-	if m == nil {
-		return nil
-	}
-	return &messageDoc{MessageID: m.ID, Role: m.Role.String(), Text: string(m.Text()), Parts: newPartDocs(m.Parts), Metadata: rawJSON(m.Metadata)}
-}
-
-func newUsageDoc(u *reconstruct.Usage) *usageDoc {
-	if u == nil {
-		return nil
-	}
-	d := &usageDoc{}
-	has := func(f parser.UsageField) bool { return u.Fields&f != 0 }
-	if has(parser.UsageModel) {
-		d.Model = &u.Model
-	}
-	if has(parser.UsageInputTokens) {
-		d.InputTokens = &u.InputTokens
-	}
-	if has(parser.UsageOutputTokens) {
-		d.OutputTokens = &u.OutputTokens
-	}
-	if has(parser.UsageCachedInputTokens) {
-		d.CachedInputTokens = &u.CachedInputTokens
-	}
-	if has(parser.UsageCacheCreationInputTokens) {
-		d.CacheCreationInputTokens = &u.CacheCreationInputTokens
-	}
-	if has(parser.UsageTotalTokens) {
-		d.TotalTokens = &u.TotalTokens
-	}
-	if has(parser.UsageCredits) {
-		d.Credits = &u.Credits
 	}
 	return d
 }
@@ -378,7 +166,17 @@ func (o *jsonOutput) update(*reconstruct.Update)                {}
 func (o *jsonOutput) frame(*parser.Frame, *parser.Event, error) {}
 func (o *jsonOutput) note(msg string)                           { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
 func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
-	writeJSON(o.w, newResultDoc(res, err), true)
+	o.w.Write(resultjson.Append(nil, res, err, &resultjson.Options{Indent: true, ErrorType: errorType}))
+}
+
+// errorType names the errors of the tool itself for the --json document's
+// "error" member; resultjson names the library's.
+func errorType(err error) string {
+	var ioErr *ioError
+	if errors.As(err, &ioErr) {
+		return "io"
+	}
+	return ""
 }
 
 // frameDoc is a --frames line.
