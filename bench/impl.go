@@ -47,6 +47,10 @@ type Impl struct {
 	// Payloads marks an implementation that reads the corpus's event
 	// payloads, already split out, instead of the stream.
 	Payloads bool
+	// Rescans marks a reader that searches an unfinished event again from
+	// its start after each read: quadratic in the event size with 1-byte
+	// reads (measured by BenchmarkOneByteEvent).
+	Rescans bool
 	// Note says how the implementation is configured.
 	Note string
 	Run  func(r io.Reader, c *Corpus, s *Sink) error
@@ -119,14 +123,14 @@ func Impls() []Impl {
 		{Key: "ours-lexer", Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "parser.Reader", Run: runLexer},
 		{Key: "ours-decoder", Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "parser.Reader + parser.Decoder", Run: runLexerDecoder},
 		{Key: "ours-pipeline", Name: "a2astream pipeline", Level: LevelPipeline, Ours: true, Note: "reconstruct.Read to a Result", Run: runPipeline},
-		{Key: "gosse", Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
-		{Key: "gosse-default", Name: "go-sse (default limit)", Level: LevelSSE, Note: "sse.Read, default 64 KB MaxEventSize", Run: runGoSSE(0)},
-		{Key: "r3labs", Name: "r3labs/sse/v2", Level: LevelSSE, Note: "Client.SubscribeRaw over an in-memory transport, buffer 32 MiB", Run: runR3(bigLimit)},
-		{Key: "r3labs-default", Name: "r3labs/sse/v2 (default limit)", Level: LevelSSE, Note: "default 64 KiB buffer", Run: runR3(0)},
+		{Key: "gosse", Rescans: true, Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
+		{Key: "gosse-default", Rescans: true, Name: "go-sse (default limit)", Level: LevelSSE, Note: "sse.Read, default 64 KB MaxEventSize", Run: runGoSSE(0)},
+		{Key: "r3labs", Rescans: true, Name: "r3labs/sse/v2", Level: LevelSSE, Note: "Client.SubscribeRaw over an in-memory transport, buffer 32 MiB", Run: runR3(bigLimit)},
+		{Key: "r3labs-default", Rescans: true, Name: "r3labs/sse/v2 (default limit)", Level: LevelSSE, Note: "default 64 KiB buffer", Run: runR3(0)},
 		{Key: "launchdarkly", Name: "launchdarkly/eventsource", Level: LevelSSE, Note: "Decoder.Decode", Run: runLD},
-		{Key: "scanner", Name: "bufio.Scanner lines", Level: LevelSSE, Note: "ScanLines, 32 MiB buffer, data: lines joined", Run: runScanner},
-		{Key: "gosse-json", Name: "go-sse + encoding/json", Level: LevelDecode, Note: "typed structs", Run: runGoSSEJSON},
-		{Key: "gosse-fastjson", Name: "go-sse + fastjson", Level: LevelDecode, Note: "fastjson.Parser reused", Run: runGoSSEFastjson},
+		{Key: "scanner", Rescans: true, Name: "bufio.Scanner lines", Level: LevelSSE, Note: "ScanLines, 32 MiB buffer, data: lines joined", Run: runScanner},
+		{Key: "gosse-json", Rescans: true, Name: "go-sse + encoding/json", Level: LevelDecode, Note: "typed structs", Run: runGoSSEJSON},
+		{Key: "gosse-fastjson", Rescans: true, Name: "go-sse + fastjson", Level: LevelDecode, Note: "fastjson.Parser reused", Run: runGoSSEFastjson},
 		{Key: "fastjson-alone", Name: "fastjson payloads alone", Level: LevelDecode, Payloads: true, Note: "the events' data, pre-split, parsed as go-sse + fastjson does", Run: runFastjsonAlone},
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
 		{Key: "limit-indexbyte", Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},

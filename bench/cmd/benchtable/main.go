@@ -345,7 +345,7 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 				p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", label, fnum(s.mbs), nsEv, cpuEv, alEv, ratio(ours), ratio(limit), correct)
 			}
 			if rd == "1B" && cn == "large" {
-				p("\n† The peers read only the first 64 KiB of this corpus with 1-byte reads: they rescan the unfinished event, so one 256 KiB event would take them seconds to minutes (see the scaling table); MB/s is that of the prefix.\n")
+				p("\n† These peers read only the first 64 KiB of this corpus with 1-byte reads: they search the unfinished event again from its start after every read, so one 256 KiB event would take them seconds to minutes (see the scaling table); MB/s is that of the prefix.\n")
 			}
 			p("\n")
 		}
