@@ -110,21 +110,25 @@ export function runJS(pieces) {
 }
 
 /**
- * measure runs f over the pieces for minMs (after a warm-up), at least 5
- * times, and returns the fastest run: on a shared machine the minimum is
- * the steadiest estimate of each stack's own speed.
+ * measure runs the stacks in turn (module, JS, module, JS…) over the pieces
+ * for minMs after a warm-up, at least 5 times each, and returns the fastest
+ * run of each: on a shared machine the minimum of interleaved runs is the
+ * steadiest estimate of each stack's own speed and of their ratio.
  */
-export function measure(f, pieces, size, minMs = 1500) {
-  f(pieces);
-  let runs = 0, best = Infinity;
+export function measure(fs, pieces, minMs = 1500) {
+  for (const f of fs) f(pieces);
+  const best = fs.map(() => Infinity);
+  let runs = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < minMs || runs < 5) {
-    const t = performance.now();
-    f(pieces);
-    best = Math.min(best, performance.now() - t);
+    fs.forEach((f, i) => {
+      const t = performance.now();
+      f(pieces);
+      best[i] = Math.min(best[i], performance.now() - t);
+    });
     runs++;
   }
-  return { ms: best, mbps: size / 1e6 / (best / 1e3), runs };
+  return { best, runs };
 }
 
 /** bench runs both stacks on both chunk sizes and returns the rows of the table. */
@@ -137,9 +141,9 @@ export function bench(engine, minMs) {
     if (a.answer !== b.answer || a.state !== b.state || a.answer.length === 0) {
       throw new Error(`the stacks disagree: ${JSON.stringify([a.state, b.state, a.answer.length, b.answer.length])}`);
     }
-    const wasm = measure((p) => runModule(engine, p), pieces, bytes.length, minMs);
-    const js = measure(runJS, pieces, bytes.length, minMs);
-    rows.push({ chunk: size, frames, bytes: bytes.length, wasmMBps: wasm.mbps, jsMBps: js.mbps, wasmMs: wasm.ms, jsMs: js.ms, ratio: wasm.mbps / js.mbps });
+    const { best: [wasmMs, jsMs], runs } = measure([(p) => runModule(engine, p), runJS], pieces, minMs);
+    const mbps = (ms) => bytes.length / 1e6 / (ms / 1e3);
+    rows.push({ chunk: size, frames, bytes: bytes.length, runs, wasmMs, jsMs, wasmMBps: mbps(wasmMs), jsMBps: mbps(jsMs), ratio: jsMs / wasmMs });
   }
   return rows;
 }

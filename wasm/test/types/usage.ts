@@ -53,3 +53,12 @@ export function push(engine: A2AStream, chunks: Uint8Array[]): Update[] {
 export function pipe(engine: A2AStream, body: ReadableStream<Uint8Array>): ReadableStream<Update> {
   return body.pipeThrough(engine.transform());
 }
+
+export async function raw(bytes: Uint8Array): Promise<number> {
+  const { wasiImports, wasiAllowList } = await import('../../wasi.js');
+  let memory: WebAssembly.Memory | null = null;
+  const module = await WebAssembly.compile(new Uint8Array(bytes));
+  const instance = await WebAssembly.instantiate(module, wasiImports(() => memory, { GOGC: '100' }));
+  memory = instance.exports.memory as WebAssembly.Memory;
+  return wasiAllowList.length;
+}
