@@ -3,7 +3,8 @@
 # fails on any finding, printing the reproducer.
 #
 #   bash fuzz/run.sh                    # all targets, FUZZ_BUDGET seconds in all
-#   FUZZ_BUDGET=600 bash fuzz/run.sh    # a longer run
+#   FUZZ_BUDGET=120 bash fuzz/run.sh    # a shorter run
+#   FUZZ_EACH=60 bash fuzz/run.sh       # 60 seconds per target
 #   FUZZ_LOG=fuzz/FUZZ_LOG.md bash fuzz/run.sh   # also add the time to the log
 #   bash fuzz/run.sh FuzzWHATWG FuzzLexer        # only these targets
 #
@@ -36,6 +37,7 @@ fi
 each=$((budget / n))
 [ "$each" -lt 5 ] && each=5
 [ "$each" -gt 20 ] && each=20
+each=${FUZZ_EACH:-$each}
 echo "fuzz/run.sh: $n targets, ${each}s each"
 
 # add_log adds secs to the target's total in the log table.
