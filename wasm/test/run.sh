@@ -39,6 +39,14 @@ links() {
 			bad=1
 		fi
 	done
+	# fmt is allowed only as fastjson brings it: no project package imports it.
+	local fmtusers
+	fmtusers=$(GOOS=wasip1 GOARCH=wasm go list -f '{{.ImportPath}} {{join .Imports " "}}' -deps ./wasm |
+		awk '$1 ~ /^github.com\/a2astream\// { for (i = 2; i <= NF; i++) if ($i == "fmt") print $1 }')
+	if [ -n "$fmtusers" ]; then
+		echo "project packages that import fmt: $fmtusers" >&2
+		bad=1
+	fi
 	return $bad
 }
 
