@@ -166,13 +166,20 @@ export class A2AStream {
       try {
         if (body && typeof body.getReader === 'function') {
           const reader = body.getReader();
+          let finished = false;
           try {
             for (;;) {
               const { done, value } = await reader.read();
               if (done) break;
               yield* dec.feed(value);
             }
-          } finally { reader.releaseLock(); }
+            finished = true;
+          } finally {
+            // A consumer that stops early cancels the body: the
+            // connection is not read for nothing.
+            if (!finished) await reader.cancel().catch(() => {});
+            reader.releaseLock();
+          }
         } else {
           for await (const chunk of body) yield* dec.feed(chunk);
         }

@@ -258,3 +258,14 @@ test('every name the declarations export exists in the module', async () => {
   assert.ok(names.length > 5);
   for (const n of names) assert.equal(typeof mod[n], 'function', n);
 });
+
+test('a consumer that stops early cancels the body and frees the decoder', async () => {
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  let cancelled = false;
+  const body = new ReadableStream({
+    start(ctl) { for (const c of chunk(bytes, 200)) ctl.enqueue(c); },
+    cancel() { cancelled = true; },
+  });
+  for await (const u of engine.updates(body)) if (u.kind === 'text') break;
+  assert.ok(cancelled, 'the body was cancelled');
+});
