@@ -8,13 +8,14 @@
 //
 // # Three ways in
 //
-// [Read] reads a whole stream from an io.Reader into a [Result];
-// [ReadResponse] does the same with the *http.Response of a streaming call,
-// after [CheckResponse] has turned an error response (a non-2xx status, or a
+// [Read] reads a whole stream from an io.Reader into a [Result]; package
+// reconstruct/httpstream does the same with the *http.Response of a
+// streaming call, after turning an error response (a non-2xx status, or a
 // 2xx with an application/json error body) into the server's
-// *parser.APIError:
+// *parser.APIError with [EventStream] and [ResponseError] (this package does
+// not import net/http, so that the WebAssembly module stays small):
 //
-//	res, err := reconstruct.ReadResponse(resp, nil)
+//	res, err := httpstream.Read(resp, nil)
 //	if err != nil {
 //		// res holds everything received before the error
 //	}

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"io"
 	"iter"
-	"mime"
-	"net/http"
-	"strconv"
 
 	"github.com/a2astream/a2astream/parser"
 )
@@ -286,65 +283,4 @@ func Read(r io.Reader, opts *Options) (*Result, error) {
 		err = e
 	}
 	return res, err
-}
-
-// HTTPError is the answer of a streaming call that was not an event stream
-// and not an error document either.
-type HTTPError struct {
-	// StatusCode is the HTTP status code.
-	StatusCode int
-	// ContentType is the response's Content-Type.
-	ContentType string
-	// Body is the start of the body, at most 4 KiB.
-	Body []byte
-}
-
-// Error describes the response.
-func (e *HTTPError) Error() string {
-	b := append([]byte(nil), "reconstruct: HTTP "...)
-	b = strconv.AppendInt(b, int64(e.StatusCode), 10)
-	b = append(b, " with "...)
-	if e.ContentType == "" {
-		b = append(b, "no content type"...)
-	} else {
-		b = append(b, e.ContentType...)
-	}
-	b = append(b, ", not an event stream"...)
-	return string(b)
-}
-
-// maxErrorBody caps the bytes read from an error response.
-const maxErrorBody = 1 << 20
-
-// CheckResponse checks the response of a streaming call (message:stream,
-// tasks/{id}:subscribe, or their JSON-RPC methods) before its body is read
-// as a stream. It returns the server's *parser.APIError for a non-2xx status,
-// and for a 2xx response with a JSON body (servers send errors that way),
-// an *HTTPError when such a body is no error document, and nil for an event
-// stream. It reads the body only when it returns an error, and does not
-// close it.
-func CheckResponse(resp *http.Response) error {
-	ct := resp.Header.Get("Content-Type")
-	mt, _, _ := mime.ParseMediaType(ct)
-	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
-	if ok && mt != "application/json" && mt != "application/problem+json" {
-		return nil
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	if apiErr, err := parser.DecodeAPIError(body); err == nil {
-		if apiErr.Code == 0 && apiErr.Binding == parser.BindingREST {
-			apiErr.Code = int64(resp.StatusCode)
-		}
-		return apiErr
-	}
-	return &HTTPError{StatusCode: resp.StatusCode, ContentType: ct, Body: body[:min(len(body), 4<<10)]}
-}
-
-// ReadResponse checks the response of a streaming call with CheckResponse
-// and reads its body as a stream with Read. It does not close the body.
-func ReadResponse(resp *http.Response, opts *Options) (*Result, error) {
-	if err := CheckResponse(resp); err != nil {
-		return &Result{Err: err}, err
-	}
-	return Read(resp.Body, opts)
 }

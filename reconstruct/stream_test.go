@@ -3,8 +3,6 @@ package reconstruct_test
 import (
 	"errors"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -195,69 +193,6 @@ type failReader struct{ t *testing.T }
 func (r failReader) Read([]byte) (int, error) {
 	r.t.Error("read after the run ended with an error")
 	return 0, io.EOF
-}
-
-// CheckResponse and ReadResponse on real HTTP responses.
-func TestReadResponse(t *testing.T) {
-	tests := []struct {
-		name        string
-		code        int
-		contentType string
-		body        string
-		// want: the API error's code, or an *HTTPError, or the answer.
-		apiCode   int64
-		httpError bool
-		answer    string
-	}{
-		{"REST error document", 404, "application/json",
-			`{"error":{"code":404,"status":"NOT_FOUND","message":"task not found","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`,
-			404, false, ""},
-		{"REST error without code", 429, "application/json", `{"error":{"status":"RESOURCE_EXHAUSTED","message":"slow down"}}`, 429, false, ""},
-		{"JSON-RPC error with 200", 200, "application/json", `{"jsonrpc":"2.0","id":"msg-001","error":{"code":-32001,"message":"Task not found"}}`, -32001, false, ""},
-		{"REST error with 200", 200, "application/json; charset=utf-8", `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad"}}`, 400, false, ""},
-		{"problem+json", 403, "application/problem+json", `{"error":{"code":403,"message":"forbidden"}}`, 403, false, ""},
-		{"HTML error page", 502, "text/html", `<html>bad gateway</html>`, 0, true, ""},
-		{"JSON that is no error", 200, "application/json", `{"hello":"world"}`, 0, true, ""},
-		{"event stream", 200, "text/event-stream", specCompleted, 0, false, "The contract answer."},
-		{"event stream with charset", 200, "text/event-stream; charset=utf-8", rpc(thinkingToolAnswer), 0, false, "Dose: 5 mg daily."},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", tt.contentType)
-				w.WriteHeader(tt.code)
-				// Write in pieces, flushing, as a streaming server does.
-				for part := range strings.SplitAfterSeq(tt.body, "\n\n") {
-					io.WriteString(w, part)
-					w.(http.Flusher).Flush()
-				}
-			}))
-			defer srv.Close()
-			require.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"))
-			resp, err := http.Post(srv.URL+"/a2a/message:stream", "application/json", strings.NewReader(`{}`))
-			require.NoError(t, err)
-			defer resp.Body.Close()
-			res, err := reconstruct.ReadResponse(resp, nil)
-			require.NotNil(t, res)
-			switch {
-			case tt.apiCode != 0:
-				var api *parser.APIError
-				require.ErrorAs(t, err, &api)
-				assert.Equal(t, tt.apiCode, api.Code)
-				assert.Equal(t, err, res.Err)
-			case tt.httpError:
-				var he *reconstruct.HTTPError
-				require.ErrorAs(t, err, &he)
-				assert.Equal(t, tt.code, he.StatusCode)
-				assert.Equal(t, tt.contentType, he.ContentType)
-				assert.Equal(t, tt.body, string(he.Body))
-				assert.Contains(t, he.Error(), tt.contentType)
-			default:
-				require.NoError(t, err)
-				assert.Equal(t, tt.answer, answerText(res))
-			}
-		})
-	}
 }
 
 // Stream's call order: Write after Close fails; Close is idempotent; the

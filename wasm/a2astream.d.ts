@@ -225,7 +225,7 @@ export class A2AStream {
   /** A TransformStream of byte chunks to updates. */
   transform(options?: DecoderOptions): TransformStream<Uint8Array, Update>;
   /**
-   * Checks the response of a streaming call as Go's reconstruct.CheckResponse:
+   * Checks the response of a streaming call as Go's reconstruct.EventStream and ResponseError:
    * null for an event stream; otherwise (a status outside 2xx, or a JSON body)
    * it reads the body and returns the server's error (ServerError) or an HTTPError.
    */

@@ -195,7 +195,7 @@ export class A2AStream {
 
   /**
    * checkResponse checks the response of a streaming call before its body
-   * is read as a stream, as Go's reconstruct.CheckResponse does: it returns
+   * is read as a stream, as Go's reconstruct.EventStream and ResponseError do: it returns
    * null for an event stream, and otherwise (a status outside 2xx, or a
    * JSON body) reads the body and returns the server's error (a
    * ServerError) or an HTTPError.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/internal/resultjson"
-	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -251,24 +250,11 @@ func appendBytes(dst []byte, b []byte) []byte {
 	return append(dst, b...)
 }
 
-// maxErrorBody caps the bytes of a response body read as an error
-// document, as reconstruct.CheckResponse does.
-const maxErrorBody = 1 << 20
-
 // checkResponse appends the JSON document of the error of a streaming
 // call's response that is not an event stream (a status outside 2xx, or a
-// JSON body), as reconstruct.CheckResponse classifies it: the server's
+// JSON body), as reconstruct.ResponseError classifies it: the server's
 // error document, or an HTTP error. The document has the shape of a
 // result whose run never started.
 func checkResponse(dst []byte, status int, contentType string, body []byte) []byte {
-	var err error
-	if apiErr, derr := parser.DecodeAPIError(body); derr == nil {
-		if apiErr.Code == 0 && apiErr.Binding == parser.BindingREST {
-			apiErr.Code = int64(status)
-		}
-		err = apiErr
-	} else {
-		err = &reconstruct.HTTPError{StatusCode: status, ContentType: contentType, Body: body[:min(len(body), 4<<10)]}
-	}
-	return resultjson.Append(dst, nil, err, nil)
+	return resultjson.Append(dst, nil, reconstruct.ResponseError(status, contentType, body), nil)
 }

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/httpstream"
 )
 
 // The JSON-RPC methods of A2A 1.0 that stream.
@@ -37,7 +37,7 @@ func (r *runner) fetch() error {
 	if err != nil {
 		return &ioError{err}
 	}
-	if err := reconstruct.CheckResponse(resp); err != nil {
+	if err := httpstream.Check(resp); err != nil {
 		resp.Body.Close()
 		return err
 	}
@@ -87,7 +87,7 @@ func (r *runner) fetch() error {
 			readErr = err
 			continue
 		}
-		if err := reconstruct.CheckResponse(resp); err != nil {
+		if err := httpstream.Check(resp); err != nil {
 			resp.Body.Close()
 			// The server refused the resubscription (the task is gone):
 			// the run stays cut, and the refusal says why.

@@ -233,7 +233,7 @@ test('the raw ABI frees and reuses handles', async () => {
   assert.equal(ex.a2a_end(99), -1);
 });
 
-test('a response that is no event stream is the server\'s error or an HTTP error, as CheckResponse says', async () => {
+test('a response that is no event stream is the server\'s error or an HTTP error, as reconstruct.ResponseError says', async () => {
   const rest = JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'Task not found',
     details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] } });
   let err = await engine.checkResponse(new Response(rest, { status: 404, headers: { 'content-type': 'application/json' } }));
