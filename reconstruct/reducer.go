@@ -108,7 +108,6 @@ type Reducer struct {
 	updates  []Update
 	resolver citations.Resolver
 	cparts   []citations.Part
-	scratch  []byte // the joined text of a replaced artifact, for UpdateReplaced
 	lastID   []byte // the SSE id of the last event applied
 }
 
@@ -129,7 +128,6 @@ func (r *Reducer) Reset(opts *Options) {
 		updates:  r.updates[:0],
 		resolver: r.resolver,
 		cparts:   r.cparts[:0],
-		scratch:  r.scratch[:0],
 		lastID:   r.lastID[:0],
 	}
 	r.resolver.Reset(r.opts.Citations)
@@ -388,7 +386,6 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	if a == nil || a.ID != string(in.ArtifactID) {
 		a = r.index[string(in.ArtifactID)]
 	}
-	reopened := false
 	switch {
 	case a == nil:
 		id := string(in.ArtifactID)
@@ -406,7 +403,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 		if !r.diag(f, Diagnostic{ArtifactID: a.ID, Err: ErrSealedArtifact}) {
 			return false
 		}
-		a.Sealed, reopened = false, true
+		a.Sealed = false
 		if r.candidate == a {
 			r.candidate = nil
 		}
@@ -438,7 +435,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	}
 	seq := seqOf(f)
 	if appendParts {
-		if r.appendParts(a, in.Parts, reopened) {
+		if r.appendParts(a, in.Parts) {
 			r.replaced(a, seq)
 		}
 	} else {
@@ -469,12 +466,20 @@ func partsSize(parts []parser.Part) int {
 // part that ends the artifact, joining a surrogate pair split at the seam;
 // an empty plain text part (the intermediate-thinking close) adds nothing.
 //
-// It reports whether the join rewrote text already handed out live, which
-// happens only to an artifact reopened after its seal handed out the high
-// surrogate it held: the live text must then be replaced. Otherwise the
-// text handed out ends on a complete character, which Append never
-// rewrites.
-func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, reopened bool) (rewrote bool) {
+// It reports whether the append rewrote text already handed out live. That
+// happens only to an artifact reopened after its seal handed out an
+// incomplete character (a high surrogate that the next delta pairs): the
+// live text must then be replaced. Otherwise the text handed out ends on a
+// complete character, which utf8buf.Append never rewrites.
+func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
+	// Keep the handed-out bytes that Append may rewrite (at most MaxHeld).
+	var keep [utf8buf.MaxHeld]byte
+	live := a.liveText()
+	cp := utf8buf.CompletePrefix(live)
+	k := 0
+	if a.shown > cp {
+		k = copy(keep[:], live[cp:a.shown])
+	}
 	for i := range parts {
 		p := &parts[i]
 		plain := p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
@@ -482,162 +487,81 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, reopened bool) (
 			continue
 		}
 		if n := len(a.Parts); plain && n > 0 && a.Parts[n-1].plain() {
-			t := a.Parts[n-1].Text
-			// Append rewrites only bytes from CompletePrefix on; keep
-			// those of them that were handed out (at most MaxHeld).
-			var shown [utf8buf.MaxHeld]byte
-			cp, k := 0, 0
-			if reopened && a.emitPart == n-1 {
-				if cp = utf8buf.CompletePrefix(t); a.emitOff > cp {
-					k = copy(shown[:], t[cp:a.emitOff])
-				}
-			}
-			if need := len(t) + len(p.Text); need > cap(t) && cap(t) < minTextCap {
-				// A text that starts growing by deltas gets room for
-				// many at once, rather than doubling from a token's size.
-				t = append(make([]byte, 0, max(minTextCap, need)), t...)
-			}
-			t = utf8buf.Append(t, p.Text)
-			a.Parts[n-1].Text = t
-			if k > 0 && (len(t) < cp+k || !bytes.Equal(shown[:k], t[cp:cp+k])) {
-				rewrote = true
+			a.Parts[n-1].Text = appendDelta(a.Parts[n-1].Text, p.Text)
+			if a.texts > 1 {
+				a.joined = appendDelta(a.joined, p.Text)
 			}
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
+		if p.Kind != parser.PartText {
+			continue
+		}
+		a.textAt = len(a.Parts) - 1
+		switch a.texts++; {
+		case a.texts == 2:
+			a.joined = appendText(nil, a.Parts)
+		case a.texts > 2:
+			a.joined = utf8buf.Append(a.joined, p.Text)
+		}
+	}
+	if k > 0 {
+		live = a.liveText()
+		rewrote = len(live) < cp+k || !bytes.Equal(keep[:k], live[cp:cp+k])
 	}
 	return rewrote
+}
+
+// appendDelta appends a delta to text with utf8buf.Append. A text that
+// starts growing by deltas gets room for many at once, rather than
+// doubling from a token's size.
+func appendDelta(text, delta []byte) []byte {
+	if need := len(text) + len(delta); need > cap(text) && cap(text) < minTextCap {
+		text = append(make([]byte, 0, max(minTextCap, need)), text...)
+	}
+	return utf8buf.Append(text, delta)
 }
 
 // replaceParts replaces the parts of a. When the new text begins with the
 // text already handed out live, the live text carries on from there;
 // otherwise an UpdateReplaced hands out the new text.
 func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
-	old := a.Parts
+	// The old buffers are not reused, so shown stays valid.
+	shown := a.liveText()[:a.shown]
 	a.Parts = copyParts(make([]Part, 0, len(parts)), parts)
-	part, off, ok := continuesText(old, a.emitPart, a.emitOff, a.Parts)
-	if ok && a.seamAt == 0 {
-		a.emitPart, a.emitOff = part, off
-		return
+	a.texts, a.textAt, a.joined = 0, 0, nil
+	for i := range a.Parts {
+		if a.Parts[i].Kind == parser.PartText {
+			a.texts, a.textAt = a.texts+1, i
+		}
 	}
-	r.replaced(a, seq)
+	if a.texts > 1 {
+		a.joined = appendText(nil, a.Parts)
+	}
+	if !bytes.HasPrefix(a.liveText(), shown) {
+		r.replaced(a, seq)
+	}
 }
 
 // replaced hands out the whole characters of a's text in an
-// UpdateReplaced, the text having changed from what was shown (or a text
-// part having ended inside a character that a later one completes).
+// UpdateReplaced, the text having changed from what was shown.
 func (r *Reducer) replaced(a *Artifact, seq int64) {
-	var text []byte
-	if countText(a.Parts) > 1 {
-		r.scratch = a.AppendText(r.scratch[:0])
-		text = r.scratch
-	} else {
-		text = a.Text()
-	}
-	end := utf8buf.CompletePrefix(text)
-	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:end]})
-	a.emitPart, a.emitOff, a.seamAt = len(a.Parts), 0, 0
-	if i := lastTextIndex(a.Parts); i >= 0 {
-		p := a.Parts[i].Text
-		a.emitPart, a.emitOff = i, utf8buf.CompletePrefix(p)
-		if i < len(a.Parts)-1 && a.emitOff < len(p) {
-			a.seamAt = i + 1
-		}
-	}
-}
-
-// lastTextIndex returns the index of the last text part; -1 when none.
-func lastTextIndex(parts []Part) int {
-	for i := len(parts) - 1; i >= 0; i-- {
-		if parts[i].Kind == parser.PartText {
-			return i
-		}
-	}
-	return -1
-}
-
-// lastText returns the text of the last text part, if it is the last part;
-// nil otherwise (a text followed by other parts is complete).
-func lastText(parts []Part) []byte {
-	if n := len(parts); n > 0 && parts[n-1].Kind == parser.PartText {
-		return parts[n-1].Text
-	}
-	return nil
-}
-
-// continuesText reports whether the text of the new parts begins with the
-// text handed out live from the old ones, which is the old text parts in
-// full before part emitPart and the first emitOff bytes of that part. It
-// returns the position in the new parts where the handed-out text ends.
-func continuesText(old []Part, emitPart, emitOff int, neu []Part) (part, off int, ok bool) {
-	j, k := 0, 0 // the position reached in neu: part j, byte k
-	for i := 0; i < len(old) && i <= emitPart; i++ {
-		if old[i].Kind != parser.PartText {
-			continue
-		}
-		seg := old[i].Text
-		if i == emitPart {
-			seg = seg[:emitOff]
-		}
-		for len(seg) > 0 {
-			for j < len(neu) && (neu[j].Kind != parser.PartText || k == len(neu[j].Text)) {
-				j, k = j+1, 0
-			}
-			if j == len(neu) {
-				return 0, 0, false
-			}
-			n := min(len(seg), len(neu[j].Text)-k)
-			if !bytes.Equal(seg[:n], neu[j].Text[k:k+n]) {
-				return 0, 0, false
-			}
-			seg, k = seg[n:], k+n
-		}
-	}
-	for j < len(neu) && neu[j].Kind != parser.PartText {
-		j, k = j+1, 0
-	}
-	return j, k, true
+	text := a.liveText()
+	a.shown = utf8buf.CompletePrefix(text)
+	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:a.shown]})
 }
 
 // emitText hands out the text of a not handed out yet, in whole characters
-// unless the artifact is being sealed, one UpdateText per text part.
+// unless the artifact is being sealed.
 func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
-	lastText := -1
-	if sealing {
-		lastText = lastTextIndex(a.Parts)
+	text := a.liveText()
+	end := len(text)
+	if !sealing {
+		end = max(utf8buf.CompletePrefix(text), a.shown)
 	}
-	for a.emitPart < len(a.Parts) {
-		p := &a.Parts[a.emitPart]
-		lastPart := a.emitPart == len(a.Parts)-1
-		if p.Kind == parser.PartText {
-			if a.seamAt != 0 && a.emitPart >= a.seamAt {
-				// An earlier text part ended inside a character that
-				// this one may complete: the joined text shows it whole.
-				r.replaced(a, seq)
-				continue
-			}
-			end := max(utf8buf.CompletePrefix(p.Text), a.emitOff)
-			if a.emitPart == lastText {
-				end = len(p.Text)
-			}
-			if end > a.emitOff {
-				r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: p.Text[a.emitOff:end]})
-				a.emitOff = end
-			}
-			if !lastPart && end < len(p.Text) {
-				a.seamAt = a.emitPart + 1
-			}
-		}
-		if lastPart {
-			break
-		}
-		a.emitPart, a.emitOff = a.emitPart+1, 0
-	}
-	if sealing && a.seamAt != 0 {
-		// The tail of the last text part, which no later text completed.
-		p := a.Parts[a.seamAt-1].Text
-		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: p[utf8buf.CompletePrefix(p):]})
-		a.seamAt = 0
+	if end > a.shown {
+		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: text[a.shown:end]})
+		a.shown = end
 	}
 }
 

@@ -95,14 +95,17 @@ type Artifact struct {
 	// CitationDiagnostics are the problems found while resolving Citations.
 	CitationDiagnostics []citations.Diagnostic
 
-	// The live text: the text parts before Parts[emitPart] and the first
-	// emitOff bytes of that part's text have been handed out in updates.
-	emitPart, emitOff int
-	// seamAt is 1 + the index of a text part that ended inside a
-	// character and whose tail was not handed out, because a later text
-	// part may complete it (a surrogate pair split between two parts); 0
-	// when there is none.
-	seamAt int
+	// shown is the number of bytes of the joined text (liveText) handed
+	// out in updates.
+	shown int
+	// texts is the number of text parts, and joined their text joined
+	// with utf8buf.Append when there are two or more (nil otherwise: the
+	// one text part is the joined text). joined grows with the deltas, so
+	// that a character split between two parts is handed out whole.
+	texts  int
+	joined []byte
+	// textAt is the index of the last text part.
+	textAt int
 	// size is the number of bytes the parts and metadata hold.
 	size int
 }
@@ -111,7 +114,21 @@ type Artifact struct {
 // text that citation offsets count in. When there is one text part, it is
 // that part's Text itself; otherwise a new slice.
 func (a *Artifact) Text() []byte {
+	if a.joined != nil {
+		return a.joined
+	}
 	return joinText(a.Parts)
+}
+
+// liveText returns the joined text that the live updates hand out.
+func (a *Artifact) liveText() []byte {
+	switch {
+	case a.texts > 1:
+		return a.joined
+	case a.texts == 1:
+		return a.Parts[a.textAt].Text
+	}
+	return nil
 }
 
 // AppendText appends the text of the artifact's text parts, in order, to

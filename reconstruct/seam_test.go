@@ -2,6 +2,7 @@ package reconstruct_test
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -36,6 +37,15 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 			want: "x\U0001F600y",
 		},
 		{
+			name: "raw UTF-8 of one character over two parts, completed by an append",
+			stream: sse("seam4",
+				task("TASK_STATE_WORKING"),
+				artifactUpdate("a", false, false, "", text("x\xf0"), text("\x9d\x84")),
+				artifactUpdate("a", true, true, "", text("\x9ey")),
+				status("TASK_STATE_COMPLETED", "", "")),
+			want: "x\U0001D11Ey",
+		},
+		{
 			name: "a high half no later part completes",
 			stream: sse("seam3",
 				task("TASK_STATE_WORKING"),
@@ -54,7 +64,7 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 				}
 				assert.Equal(t, tt.want, string(r.res.Answer.Text()), name)
 				assert.Equal(t, tt.want, r.live["a"], "%s: live text", name)
-				if tt.want == "x\U0001F600y" {
+				if utf8.ValidString(tt.want) {
 					assert.Empty(t, invalidTexts(r.texts), "%s: live updates in whole characters", name)
 				}
 			}
