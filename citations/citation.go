@@ -151,11 +151,12 @@ func (l Locator) AppendText(dst []byte) []byte {
 		return append(dst, l.Raw...)
 	case LocatorPointer:
 		dst = append(dst, l.Pointer...)
-		if l.StartLine > 0 {
-			dst = append(dst, ' ')
+		if l.StartLine == 0 && l.EndLine == 0 {
+			return dst
 		}
+		dst = append(dst, ' ')
 	}
-	if l.StartLine > 0 {
+	if l.Kind == LocatorLines || l.Kind == LocatorPointer {
 		dst = append(dst, 'L')
 		dst = strconv.AppendInt(dst, int64(l.StartLine), 10)
 		if l.EndLine != l.StartLine {

@@ -185,6 +185,7 @@ func parseLocatorObject(loc Locator, raw []byte, scratch *[]byte) (Locator, erro
 		loc.Kind = LocatorPointer
 		loc.Pointer = s
 	}
+	hasLines := false
 	if v, ok := lookup(raw, linesNames[:]); ok {
 		s, good := stringValue(v, scratch)
 		if !good {
@@ -196,7 +197,7 @@ func parseLocatorObject(loc Locator, raw []byte, scratch *[]byte) (Locator, erro
 			loc.Kind = LocatorUnknown
 			return loc, ErrLocatorSyntax
 		}
-		loc.StartLine, loc.EndLine = start, end
+		loc.StartLine, loc.EndLine, hasLines = start, end, true
 	} else if v, ok := lookup(raw, startNames[:]); ok {
 		start, err := parseInt(v)
 		end := start
@@ -207,17 +208,13 @@ func parseLocatorObject(loc Locator, raw []byte, scratch *[]byte) (Locator, erro
 			loc.Kind = LocatorUnknown
 			return loc, ErrLocatorSyntax
 		}
-		loc.StartLine, loc.EndLine = start, end
-		if start == 0 {
-			// 0 is not a line number; keep the range visible as invalid.
-			loc.StartLine, loc.EndLine = 0, 0
-			loc.Kind = LocatorUnknown
-			return loc, ErrLineRange
-		}
+		// A line 0 or a reversed range fails when it is applied, with a
+		// *LocateError naming it, as the string forms do.
+		loc.StartLine, loc.EndLine, hasLines = start, end, true
 	}
 	switch {
 	case loc.Kind == LocatorPointer:
-	case loc.StartLine > 0:
+	case hasLines:
 		loc.Kind = LocatorLines
 	default:
 		loc.Kind = LocatorUnknown
