@@ -7,8 +7,9 @@
 //	cd bench && go run ./cmd/benchtable > results.md
 //
 // Flags: -count (runs of each benchmark, default 5), -benchtime (default
-// 300ms), -bench (a filter on the benchmarks, default all). Progress goes to
-// standard error.
+// 300ms), -bench (a filter on the benchmarks, default all), -raw (a file for
+// the plain benchmark output, for benchstat). Progress goes to standard
+// error.
 package main
 
 import (
@@ -47,6 +48,7 @@ func main() {
 	count := flag.Int("count", 5, "runs of each benchmark")
 	benchtime := flag.String("benchtime", "300ms", "go test -benchtime")
 	filter := flag.String("bench", ".", "go test -bench")
+	raw := flag.String("raw", "", "also write the benchmark lines (benchstat's input) to this file")
 	flag.Parse()
 
 	start := time.Now().UTC()
@@ -70,11 +72,16 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		fail("%v", err)
 	}
-	samples := parse(out)
+	samples, lines := parse(out)
 	if err := cmd.Wait(); err != nil {
 		fail("go test: %v", err)
 	}
 	end := time.Now().UTC()
+	if *raw != "" {
+		if err := os.WriteFile(*raw, []byte(lines), 0o644); err != nil {
+			fail("%v", err)
+		}
+	}
 	st := map[string]stats{}
 	for name, ss := range samples {
 		st[name] = summarize(ss)
@@ -89,8 +96,9 @@ func fail(format string, args ...any) {
 	os.Exit(1)
 }
 
-// parse reads go test -json output and collects the benchmark lines.
-func parse(r io.Reader) map[string][]sample {
+// parse reads go test -json output and collects the benchmark results,
+// and returns the text of the run without the JSON framing.
+func parse(r io.Reader) (map[string][]sample, string) {
 	var text strings.Builder
 	dec := json.NewDecoder(r)
 	for {
@@ -142,7 +150,7 @@ func parse(r io.Reader) map[string][]sample {
 			out[strings.TrimPrefix(name, "Benchmark")] = append(out[strings.TrimPrefix(name, "Benchmark")], s)
 		}
 	}
-	return out
+	return out, text.String()
 }
 
 func median(v []float64) float64 {
