@@ -17,10 +17,6 @@ import (
 	"github.com/valyala/fastjson"
 )
 
-// maxDepth is the deepest nesting of arrays and objects that Parse accepts,
-// fastjson's own limit.
-const maxDepth = fastjson.MaxDepth
-
 // Parser parses JSON documents, reusing its memory from one Parse to the
 // next. The zero value is ready to use. A Parser must not be used from
 // multiple goroutines at once.
@@ -55,7 +51,7 @@ type Field struct {
 // SyntaxError reports input that is not JSON. Pos is the 0-based byte
 // position of the first offending byte (len(input) when the input ends too
 // early, -1 when the position could not be established); TooDeep reports
-// nesting beyond maxDepth.
+// nesting beyond MaxDepth.
 type SyntaxError struct {
 	Pos     int
 	TooDeep bool
@@ -161,18 +157,11 @@ func valueAfterKey(data []byte, pos, n int) int {
 	// before it: checking that byte tells the cases apart without a scan.
 	end := pos + n
 	if end >= len(data) || data[end] != '"' || (n > 0 && data[end-1] == '\\') {
-		end = -1
-		for i := pos; i < len(data); i++ {
-			if c := data[i]; c == '"' {
-				end = i
-				break
-			} else if c == '\\' {
-				i++
-			}
-		}
-		if end < 0 {
+		// data[pos-1] is the key's opening quote (keyPos checks it).
+		if end = stringEnd(data, pos-1); end < 0 {
 			return -1
 		}
+		end-- // the closing quote
 	}
 	i := end + 1
 	if i < len(data) && data[i] == ':' {

@@ -7,16 +7,16 @@ package jsonx
 // them are defensive: on malformed input they report failure, never panic.
 
 import (
-	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
 
-// MaxDepth is the deepest nesting of arrays and objects that Valid accepts.
+// MaxDepth is the deepest nesting of arrays and objects that Valid and
+// Parser.Parse accept: fastjson.MaxDepth, the parser's own limit.
 // fastjson's validator recurses without a limit, so Valid checks the depth
-// first. It matches fastjson.MaxDepth, the parser's own limit.
+// first.
 const MaxDepth = fastjson.MaxDepth
 
 // Kind is the type of a JSON value, told by its first byte.
@@ -91,109 +91,6 @@ func Valid(doc []byte) bool {
 	return fastjson.ValidateBytes(doc) == nil
 }
 
-// Trim returns b without leading and trailing JSON whitespace.
-func Trim(b []byte) []byte {
-	i, j := skipWS(b, 0), len(b)
-	for j > i && isWS(b[j-1]) {
-		j--
-	}
-	return b[i:j]
-}
-
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the closing quote of the string
-// that opens at b[i], or -1 when it is not closed. Short strings (most
-// keys and codes) are scanned byte by byte; past shortString bytes it
-// jumps from quote to quote and counts the backslashes before each one.
-func stringEnd(b []byte, i int) int {
-	const shortString = 32
-	j := i + 1
-	for limit := min(len(b), j+shortString); j < limit; j++ {
-		switch b[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			j++
-		}
-	}
-	for j < len(b) {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += j
-		n := 0
-		for k := q - 1; k > i && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-	return -1
-}
-
-// structural marks the bytes that matter when skipping a container.
-var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
-
-// valueEnd returns the index just past the value that starts at b[i], or
-// -1 when it does not end well. Containers are skipped by counting
-// brackets outside strings, which is exact for valid JSON and terminates on
-// anything.
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			if !structural[b[i]] {
-				continue
-			}
-			switch b[i] {
-			case '"':
-				end := stringEnd(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) {
-		c := b[j]
-		if isWS(c) || c == ',' || c == ']' || c == '}' || c == ':' {
-			break
-		}
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
-}
-
 // Cursor walks the members of an object or the elements of an array in
 // place. Its zero value is an exhausted cursor.
 type Cursor struct {
@@ -208,7 +105,7 @@ type Cursor struct {
 // Open returns the kind of the value that starts at doc[off] (after
 // whitespace) and, for an object or an array, a Cursor over its contents.
 func Open(doc []byte, off int) (Cursor, Kind) {
-	off = skipWS(doc, off)
+	off = skipSpace(doc, off)
 	if off >= len(doc) {
 		return Cursor{}, KindInvalid
 	}
@@ -233,7 +130,7 @@ func (c *Cursor) next() bool {
 	if !c.open {
 		return false
 	}
-	c.i = skipWS(c.b, c.i)
+	c.i = skipSpace(c.b, c.i)
 	if c.i >= len(c.b) {
 		c.open = false
 		return false
@@ -247,7 +144,7 @@ func (c *Cursor) next() bool {
 			c.open = false
 			return false
 		}
-		c.i = skipWS(c.b, c.i+1)
+		c.i = skipSpace(c.b, c.i+1)
 	}
 	c.first = false
 	return c.i < len(c.b)
@@ -293,12 +190,12 @@ func (c *Cursor) NextKey() (key []byte, off int, ok bool) {
 		return nil, 0, false
 	}
 	key = c.b[c.i+1 : end-1]
-	c.i = skipWS(c.b, end)
+	c.i = skipSpace(c.b, end)
 	if c.i >= len(c.b) || c.b[c.i] != ':' {
 		c.open = false
 		return nil, 0, false
 	}
-	c.i = skipWS(c.b, c.i+1)
+	c.i = skipSpace(c.b, c.i+1)
 	if c.i >= len(c.b) {
 		c.open = false
 		return nil, 0, false
@@ -530,7 +427,7 @@ func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token i
 		}
 		ptr = p.frag
 	}
-	off = skipWS(doc, 0)
+	off = skipSpace(doc, 0)
 	if len(ptr) == 0 {
 		end := valueEnd(doc, off)
 		if end < 0 {

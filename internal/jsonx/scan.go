@@ -1,66 +1,91 @@
 package jsonx
 
 // This file holds the byte scanners that work on the caller's input
-// directly: skipping a value to get its exact bytes, stepping through array
-// elements, and, on the error path only, a strict validator that finds the
-// position fastjson does not report.
+// directly, shared by the pointer walker and the decoder's helpers:
+// whitespace, the end of a string and the end of any value, stepping
+// through array elements, and, on the error path only, a strict validator
+// that finds the position fastjson does not report.
 
 import "bytes"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
 }
 
-// StringEnd returns the position of the closing quote of the JSON string
-// whose opening quote is at q, or -1 when the string is not terminated.
-func StringEnd(data []byte, q int) int {
-	i := q + 1
-	for i < len(data) {
-		n := bytes.IndexByte(data[i:], '"')
-		if n < 0 {
+// Trim returns b without leading and trailing JSON whitespace.
+func Trim(b []byte) []byte {
+	i, j := skipSpace(b, 0), len(b)
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+// stringEnd returns the index just past the closing quote of the string
+// that opens at b[i], or -1 when it is not closed. Short strings (most
+// keys and codes) are scanned byte by byte; past shortString bytes it
+// jumps from quote to quote and counts the backslashes before each one.
+func stringEnd(b []byte, i int) int {
+	const shortString = 32
+	j := i + 1
+	for limit := min(len(b), j+shortString); j < limit; j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		}
+	}
+	for j < len(b) {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
 			return -1
 		}
-		j := i + n
-		k := j
-		for k > i && data[k-1] == '\\' {
-			k--
+		q += j
+		n := 0
+		for k := q - 1; k > i && b[k] == '\\'; k-- {
+			n++
 		}
-		if (j-k)%2 == 0 {
-			return j
+		if n%2 == 0 {
+			return q + 1
 		}
-		i = j + 1
+		j = q + 1
 	}
 	return -1
 }
 
-// Skip returns the position just past the JSON value that starts at pos in
-// data, which has parsed successfully. It returns pos when no value starts
-// there.
-func Skip(data []byte, pos int) int {
-	if pos < 0 || pos >= len(data) {
-		return pos
+// structural marks the bytes that matter when skipping a container.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
+
+// valueEnd returns the index just past the value that starts at b[i], or
+// -1 when it does not end well. Containers are skipped by counting
+// brackets outside strings, which is exact for valid JSON and terminates on
+// anything. A scalar ends at whitespace or at one of , ] } :.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
 	}
-	switch data[pos] {
+	switch b[i] {
 	case '"':
-		if e := StringEnd(data, pos); e >= 0 {
-			return e + 1
-		}
-		return len(data)
+		return stringEnd(b, i)
 	case '{', '[':
 		depth := 0
-		for i := pos; i < len(data); i++ {
-			switch data[i] {
+		for ; i < len(b); i++ {
+			if !structural[b[i]] {
+				continue
+			}
+			switch b[i] {
 			case '"':
-				e := StringEnd(data, i)
-				if e < 0 {
-					return len(data)
+				end := stringEnd(b, i)
+				if end < 0 {
+					return -1
 				}
-				i = e
+				i = end - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -70,17 +95,37 @@ func Skip(data []byte, pos int) int {
 				}
 			}
 		}
-		return len(data)
+		return -1
 	}
-	i := pos
-	for i < len(data) {
-		c := data[i]
-		if c == ',' || c == '}' || c == ']' || isSpace(c) {
+	j := i
+	for j < len(b) {
+		c := b[j]
+		if isSpace(c) || c == ',' || c == ']' || c == '}' || c == ':' {
 			break
 		}
-		i++
+		j++
 	}
-	return i
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// Skip returns the position just past the JSON value that starts at pos in
+// data, which has parsed successfully. It returns pos when no value starts
+// there, and len(data) when a string or container starting there is not
+// closed.
+func Skip(data []byte, pos int) int {
+	if pos < 0 || pos >= len(data) {
+		return pos
+	}
+	if end := valueEnd(data, pos); end >= 0 {
+		return end
+	}
+	if c := data[pos]; c == '"' || c == '{' || c == '[' {
+		return len(data)
+	}
+	return pos
 }
 
 // Raw returns the exact bytes of the value that starts at pos, or nil when
@@ -130,7 +175,7 @@ func ElementPos(data []byte, pos, i int) int {
 
 // errorPos scans data as strict JSON (RFC 8259) and returns the position of
 // the first byte that makes it invalid (len(data) when it ends too early),
-// and whether the problem is nesting beyond maxDepth. It returns -1 when it
+// and whether the problem is nesting beyond MaxDepth. It returns -1 when it
 // finds no problem, which happens only if fastjson refused what RFC 8259
 // allows.
 func errorPos(data []byte) (int, bool) {
@@ -169,7 +214,7 @@ func (s *scanner) val(i, depth int) int {
 	if i >= len(d) {
 		return s.fail(len(d))
 	}
-	if depth+1 > maxDepth {
+	if depth+1 > MaxDepth {
 		// fastjson counts every value, scalars included, as one level.
 		s.deep = true
 		return s.fail(i)
@@ -298,7 +343,7 @@ func (s *scanner) str(i int) int {
 					if i+k >= len(d) {
 						return s.fail(len(d))
 					}
-					if !isHex(d[i+k]) {
+					if _, ok := unhex(d[i+k]); !ok {
 						return s.fail(i)
 					}
 				}
@@ -309,10 +354,6 @@ func (s *scanner) str(i int) int {
 		}
 	}
 	return s.fail(len(d))
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // ValidNumber reports whether b is exactly one JSON number (RFC 8259).
