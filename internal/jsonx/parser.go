@@ -157,11 +157,20 @@ func valueAfterKey(data []byte, pos, n int) int {
 	// before it: checking that byte tells the cases apart without a scan.
 	end := pos + n
 	if end >= len(data) || data[end] != '"' || (n > 0 && data[end-1] == '\\') {
-		// data[pos-1] is the key's opening quote (keyPos checks it).
-		if end = stringEnd(data, pos-1); end < 0 {
+		// The key's own scan, not a call to stringEnd: a call would cost
+		// this leaf function a stack frame on the fast path too.
+		end = -1
+		for i := pos; i < len(data); i++ {
+			if c := data[i]; c == '"' {
+				end = i
+				break
+			} else if c == '\\' {
+				i++
+			}
+		}
+		if end < 0 {
 			return -1
 		}
-		end-- // the closing quote
 	}
 	i := end + 1
 	if i < len(data) && data[i] == ':' {
