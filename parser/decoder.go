@@ -725,35 +725,10 @@ func (d *Decoder) artifact(v jsonx.Value, a *Artifact) error {
 	return nil
 }
 
-// partList decodes the array of parts f into the Decoder's part buffer.
+// partList decodes the array of parts f into the Decoder's part buffer,
+// which does not grow while a part is decoded: parts hold no parts.
 func (d *Decoder) partList(f *jsonx.Field) ([]Part, error) {
-	switch d.kindOf(f) {
-	case 'n':
-		return nil, nil
-	case '[':
-	default:
-		return nil, d.typeErr(f)
-	}
-	n := f.Value.Len()
-	if n == 0 {
-		return nil, nil
-	}
-	first := len(d.parts)
-	d.parts = slices.Grow(d.parts, n)[:first+n]
-	for i := 0; i < n; i++ {
-		d.enterIndex(i)
-		el := f.Value.At(i)
-		if !el.IsObject() {
-			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
-		}
-		// d.parts does not grow while a part is decoded: parts hold no
-		// parts.
-		if err := d.part(el, f.Pos, i, &d.parts[first+i]); err != nil {
-			return nil, err
-		}
-		d.leave()
-	}
-	return d.parts[first : first+n : first+n], nil
+	return objectList(d, f, &d.parts, (*Decoder).part)
 }
 
 // part decodes the i-th Part object of the array at arrPos.
@@ -813,40 +788,32 @@ func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
 	return nil
 }
 
-// artifactList decodes the array of artifacts f.
+// artifactList decodes the array of artifacts f into the Decoder's
+// artifact buffer; an artifact's parts go to the part buffer.
 func (d *Decoder) artifactList(f *jsonx.Field) ([]Artifact, error) {
-	switch d.kindOf(f) {
-	case 'n':
-		return nil, nil
-	case '[':
-	default:
-		return nil, d.typeErr(f)
-	}
-	n := f.Value.Len()
-	if n == 0 {
-		return nil, nil
-	}
-	first := len(d.artifacts)
-	d.artifacts = slices.Grow(d.artifacts, n)[:first+n]
-	for i := 0; i < n; i++ {
-		d.enterIndex(i)
-		el := f.Value.At(i)
-		if !el.IsObject() {
-			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
-		}
-		a := &d.artifacts[first+i]
+	return objectList(d, f, &d.artifacts, func(d *Decoder, el jsonx.Value, _, _ int, a *Artifact) error {
 		*a = Artifact{}
-		if err := d.artifact(el, a); err != nil {
-			return nil, err
-		}
-		d.leave()
-	}
-	return d.artifacts[first : first+n : first+n], nil
+		return d.artifact(el, a)
+	})
 }
 
-// messageList decodes the array of messages f. A message's parts go to the
-// part buffer, so d.messages only grows here, before the messages are read.
+// messageList decodes the array of messages f into the Decoder's message
+// buffer; a message's parts go to the part buffer.
 func (d *Decoder) messageList(f *jsonx.Field) ([]Message, error) {
+	return objectList(d, f, &d.messages, func(d *Decoder, el jsonx.Value, _, _ int, m *Message) error {
+		*m = Message{}
+		return d.message(el, m)
+	})
+}
+
+// objectList decodes f, null or an array of n objects, into n new elements
+// at the end of the Decoder buffer *buf, element i with decode(d, el,
+// f.Pos, i, &elem), which zeroes it first, and returns them (nil for null
+// or an empty array) with their capacity cut at their end. decode must not
+// grow *buf: the element it fills is a pointer into it. decode is a method
+// expression or a func literal that captures nothing, so that passing it
+// costs nothing.
+func objectList[T any](d *Decoder, f *jsonx.Field, buf *[]T, decode func(d *Decoder, el jsonx.Value, arrPos, i int, dst *T) error) ([]T, error) {
 	switch d.kindOf(f) {
 	case 'n':
 		return nil, nil
@@ -858,22 +825,21 @@ func (d *Decoder) messageList(f *jsonx.Field) ([]Message, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	first := len(d.messages)
-	d.messages = slices.Grow(d.messages, n)[:first+n]
-	for i := 0; i < n; i++ {
+	first := len(*buf)
+	*buf = slices.Grow(*buf, n)[:first+n]
+	elems := (*buf)[first : first+n : first+n]
+	for i := range elems {
 		d.enterIndex(i)
 		el := f.Value.At(i)
 		if !el.IsObject() {
 			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
 		}
-		m := &d.messages[first+i]
-		*m = Message{}
-		if err := d.message(el, m); err != nil {
+		if err := decode(d, el, f.Pos, i, &elems[i]); err != nil {
 			return nil, err
 		}
 		d.leave()
 	}
-	return d.messages[first : first+n : first+n], nil
+	return elems, nil
 }
 
 // strList decodes the array of strings f.
