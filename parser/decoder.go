@@ -1109,33 +1109,21 @@ func (d *Decoder) float64(f *jsonx.Field) (float64, error) {
 
 // state reads a TaskState member: its name or number.
 func (d *Decoder) state(f *jsonx.Field) (TaskState, error) {
-	var s []byte
-	switch d.kindOf(f) {
-	case 'n':
-		return TaskStateUnspecified, nil
-	case '"':
-		var err error
-		if s, err = d.str(f); err != nil {
-			return 0, err
-		}
-	case '0':
-		s = jsonx.Raw(d.data, f.Pos)
-	default:
-		return 0, d.typeErr(f)
-	}
-	st, err := parseTaskState(s)
-	if err != nil {
-		return 0, d.fail(f.Pos, err)
-	}
-	return st, nil
+	return enum(d, f, parseTaskState[[]byte])
 }
 
 // role reads a Role member: its name or number.
 func (d *Decoder) role(f *jsonx.Field) (Role, error) {
+	return enum(d, f, parseRole)
+}
+
+// enum reads the enum member f, its name (a string) or its number, with
+// parse; null is the zero value, the unspecified one.
+func enum[E TaskState | Role](d *Decoder, f *jsonx.Field, parse func([]byte) (E, error)) (E, error) {
 	var s []byte
 	switch d.kindOf(f) {
 	case 'n':
-		return RoleUnspecified, nil
+		return 0, nil
 	case '"':
 		var err error
 		if s, err = d.str(f); err != nil {
@@ -1146,11 +1134,11 @@ func (d *Decoder) role(f *jsonx.Field) (Role, error) {
 	default:
 		return 0, d.typeErr(f)
 	}
-	r, err := parseRole(s)
+	e, err := parse(s)
 	if err != nil {
 		return 0, d.fail(f.Pos, err)
 	}
-	return r, nil
+	return e, nil
 }
 
 // base64 reads the bytes member f, base64 in the standard or URL alphabet,
