@@ -57,7 +57,7 @@ func lineLocator(form uint8, s, e int) string {
 // {"lines":"0-1"} fails with ErrUnknownLocator instead of ErrLineRange; see
 // testdata/fuzz/README.md at the repository root. Set this to false once
 // that is fixed.
-const knownIssueLineZero = true
+const knownIssueLineZero = false
 
 // FuzzLineRange cites lines s to e of a text part, or of a data part whose
 // data is the JSON string of the text, with every locator form. Properties:

@@ -205,7 +205,7 @@ func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
 			kindf = f
 		}
 	}
-	if jsonrpc != nil || result != nil || (id != nil && errf != nil && kind != docTask) {
+	if jsonrpc != nil || result != nil || (id != nil && errf != nil) {
 		d.ev.Binding = BindingJSONRPC
 		if jsonrpc != nil {
 			d.enter(jsonrpc.Key)
