@@ -17,17 +17,6 @@ import (
 // as SSE bytes in either binding with id lines, keep-alives, multi-line data
 // and any line end.
 
-// knownIssueSplitAcrossParts keeps the generator from splitting a
-// character (raw UTF-8, or a surrogate pair escape) between two text parts
-// of an artifact's first (non-append) event, or between a text part and a
-// text part that follows a data part. NOTE: reconstruct keeps those text
-// parts apart; Artifact.Text then joins a split surrogate pair without
-// joining it, and the UpdateText updates drop the first bytes of a split
-// UTF-8 character. The reproducers are the reconstruct-*.sse files of
-// testdata/fuzz/ at the repository root (see its README.md). Set this to
-// false once that is fixed, so that the case is fuzzed again.
-const knownIssueSplitAcrossParts = false
-
 // genArtifact is what the generator meant an artifact to hold.
 type genArtifact struct {
 	ID       string
@@ -142,24 +131,15 @@ func generate(rng *rand.Rand) genRun {
 		// its text in several text parts (they join), and a data part
 		// now and then (it is not text).
 		deltas := [][]string{{""}}
-		// endsPartial[i][j] reports that part j of delta i ends inside a
-		// character.
-		endsPartial := [][]bool{{false}}
-		prevPartial := false
 		for _, p := range ps {
 			switch rng.IntN(6) {
 			case 0, 1:
-				deltas, endsPartial = append(deltas, []string{""}), append(endsPartial, []bool{false})
+				deltas = append(deltas, []string{""})
 			case 2:
-				if !(knownIssueSplitAcrossParts && prevPartial && len(deltas) == 1) {
-					deltas[len(deltas)-1] = append(deltas[len(deltas)-1], "")
-					endsPartial[len(deltas)-1] = append(endsPartial[len(deltas)-1], false)
-				}
+				deltas[len(deltas)-1] = append(deltas[len(deltas)-1], "")
 			}
-			d, e := deltas[len(deltas)-1], endsPartial[len(deltas)-1]
+			d := deltas[len(deltas)-1]
 			d[len(d)-1] += p.json
-			e[len(e)-1] = p.partial
-			prevPartial = p.partial
 		}
 		for i := range deltas {
 			for j := range deltas[i] {
@@ -168,14 +148,7 @@ func generate(rng *rand.Rand) genRun {
 		}
 		for i := range deltas {
 			at := rng.IntN(len(deltas[i]) + 1)
-			before := false // the text part before the insertion ends inside a character
-			switch {
-			case at > 0:
-				before = endsPartial[i][at-1]
-			case i > 0:
-				before = endsPartial[i-1][len(endsPartial[i-1])-1]
-			}
-			if rng.IntN(10) != 0 || (knownIssueSplitAcrossParts && before) {
+			if rng.IntN(10) != 0 {
 				continue
 			}
 			deltas[i] = slices.Insert(deltas[i], at, `{"data":{"k":[1,"v"]},"metadata":{"dataPartId":"d`+strconv.Itoa(i)+`"}}`)

@@ -51,14 +51,6 @@ func lineLocator(form uint8, s, e int) string {
 	return `"L` + a + `"` // a single line: e is s
 }
 
-// knownIssueLineZero keeps FuzzLineRange off ranges that start at line 0.
-// NOTE: those fail with a *LocateError whose Pointer is "" ("L0-L1", "0-1",
-// "L0"), where other bad ranges name the locator ("L2-L1"), and
-// {"lines":"0-1"} fails with ErrUnknownLocator instead of ErrLineRange; see
-// testdata/fuzz/README.md at the repository root. Set this to false once
-// that is fixed.
-const knownIssueLineZero = false
-
 // FuzzLineRange cites lines s to e of a text part, or of a data part whose
 // data is the JSON string of the text, with every locator form. Properties:
 // a range of existing lines (1 ≤ s ≤ e ≤ the number of lines) resolves to
@@ -75,9 +67,6 @@ func FuzzLineRange(f *testing.F) {
 			return
 		}
 		s, e := int(s16)%64, int(e16)%64
-		if knownIssueLineZero && s == 0 {
-			s = 1
-		}
 		if form%6 == 5 {
 			e = s
 		}
