@@ -6,7 +6,10 @@
 // It is its own module so that the peers it imports never reach the users
 // of a2astream.
 //
-//	cd bench && go run ./cmd/benchtable          # the full comparison, a Markdown table
-//	cd bench && go test -run='^$' -bench=. -benchtime=1x ./...   # every body once (CI)
+//	cd bench && go run ./cmd/benchtable > RESULTS.md   # the full comparison (about 10 minutes)
+//	cd bench && go test -short -run='^$' -bench=. -benchtime=1x ./...   # every body once, short inputs (CI)
 //	cd bench && go test -run=Matrix ./...        # the correctness matrix (CI)
+//
+// RESULTS.md holds the latest table, with the date and machine it came from;
+// results-raw.txt the benchmark lines it was made of (benchstat's input).
 package bench
