@@ -5,7 +5,6 @@ go 1.24
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
-	github.com/valyala/fastjson v1.6.10
 )
 
 require go.yaml.in/yaml/v3 v3.0.5 // indirect

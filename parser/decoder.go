@@ -7,11 +7,11 @@ package parser
 // metadata, usage); then the typed member readers (string, bool, number,
 // enum, base64) and error construction.
 //
-// Every method works on the frame's data, through positions: jsonx gives
-// each object member's value position, and the first byte there tells its
-// JSON type. Strings are read and unescaped from the frame's data by this
-// package (fastjson's own unescaping is not byte-exact); objects that are
-// kept raw (metadata, data parts) are sliced out of the frame's data.
+// Every method works on jsonx's tape of the frame's data: each value's
+// kind, its bytes and, for a string, whether it holds an escape. Strings
+// with no escape are views of the frame's data; the others are unescaped
+// by this package (byte-exact, see appendUnescaped); values that are kept
+// raw (metadata, data parts) are sliced out of the frame's data.
 
 import (
 	"encoding/base64"
@@ -52,9 +52,10 @@ const retainLimit = 1 << 20
 // a high surrogate in this form at the end of one delta with a low one at
 // the start of the next into the 4-byte UTF-8 of the pair. Strings with no
 // escape are views of the frame's data; the others are unescaped into the
-// Decoder's buffer. An invalid escape or a raw control character in a
-// string the Decoder reads is ErrInvalidJSON; raw views (Metadata.Raw,
-// Part.Data) are passed on as the JSON parser accepted them.
+// Decoder's buffer. The whole document is checked against RFC 8259 before
+// anything is read, raw views (Metadata.Raw, Part.Data) included: an
+// invalid escape or a raw control character in any string is
+// ErrInvalidJSON. UTF-8 is not checked.
 //
 // The zero Decoder is ready to use. A Decoder must not be used from
 // multiple goroutines at once.
@@ -163,19 +164,20 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 	root, err := d.p.Parse(data)
 	if err != nil {
 		var se *jsonx.SyntaxError
-		if errors.As(err, &se) && se.TooDeep {
+		errors.As(err, &se)
+		for _, s := range se.Path {
+			if s.Index >= 0 {
+				d.enterIndex(s.Index)
+			} else {
+				d.enter(s.Key)
+			}
+		}
+		if se.TooDeep {
 			return nil, d.fail(se.Pos, ErrTooDeep)
 		}
-		pos := -1
-		if se != nil {
-			pos = se.Pos
-		}
-		return nil, d.fail(pos, ErrInvalidJSON)
+		return nil, d.fail(se.Pos, ErrInvalidJSON)
 	}
-	pos := 0
-	for pos < len(data) && data[pos] <= ' ' {
-		pos++
-	}
+	pos := root.Pos()
 	if !root.IsObject() {
 		return nil, d.fail(pos, ErrFieldType)
 	}
@@ -340,7 +342,7 @@ func (d *Decoder) streamResponse(fs []jsonx.Field, pos int) error {
 		if unknowns == 1 {
 			d.ev.Kind = KindUnknown
 			d.ev.UnknownKey = unknown.Key
-			d.ev.UnknownRaw = jsonx.Raw(d.data, unknown.Pos)
+			d.ev.UnknownRaw = unknown.Value.Raw()
 			return nil
 		}
 		return d.fail(pos, ErrNoPayload)
@@ -369,16 +371,16 @@ func (d *Decoder) rpcID(f *jsonx.Field) error {
 	switch d.kindOf(f) {
 	case 'n':
 		id.Kind = RPCIDNull
-		id.Raw = jsonx.Raw(d.data, f.Pos)
+		id.Raw = f.Value.Raw()
 	case '"':
 		v, err := d.str(f)
 		if err != nil {
 			return err
 		}
-		id.Kind, id.Raw, id.Value = RPCIDString, jsonx.Raw(d.data, f.Pos), v
+		id.Kind, id.Raw, id.Value = RPCIDString, f.Value.Raw(), v
 	case '0':
 		id.Kind = RPCIDNumber
-		id.Raw = jsonx.Raw(d.data, f.Pos)
+		id.Raw = f.Value.Raw()
 		id.Value = id.Raw
 	default:
 		return d.typeErr(f)
@@ -421,7 +423,7 @@ func (d *Decoder) apiError(f *jsonx.Field) error {
 			if d.kindOf(m) == 'n' {
 				break
 			}
-			e.Details = clone(jsonx.Raw(d.data, m.Pos))
+			e.Details = clone(m.Value.Raw())
 			err = d.errorDetails(m, e)
 		}
 		if err != nil {
@@ -442,8 +444,8 @@ func (d *Decoder) errorDetails(m *jsonx.Field, e *APIError) error {
 	case '{':
 		return d.errorInfo(m.Value, e)
 	case '[':
-		for i, n := 0, m.Value.Len(); i < n && e.Reason == ""; i++ {
-			el := m.Value.At(i)
+		el := m.Value.First()
+		for i, n := 0, m.Value.Len(); i < n && e.Reason == ""; i, el = i+1, el.Next() {
 			if !el.IsObject() {
 				continue
 			}
@@ -488,7 +490,7 @@ func (d *Decoder) errorInfo(v jsonx.Value, e *APIError) error {
 		e.Domain = string(s)
 	}
 	if meta != nil && d.kindOf(meta) == '{' {
-		e.Metadata = clone(jsonx.Raw(d.data, meta.Pos))
+		e.Metadata = clone(meta.Value.Raw())
 	}
 	return nil
 }
@@ -731,8 +733,9 @@ func (d *Decoder) partList(f *jsonx.Field) ([]Part, error) {
 	return objectList(d, f, &d.parts, (*Decoder).part)
 }
 
-// part decodes the i-th Part object of the array at arrPos.
-func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
+// part decodes the Part object v.
+func (d *Decoder) part(v jsonx.Value, p *Part) error {
+	pos := v.Pos()
 	*p = Part{}
 	start := len(d.fields)
 	d.fields = d.p.AppendFields(d.fields, v)
@@ -761,7 +764,7 @@ func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
 			p.URL, err = d.str(f)
 		case "data":
 			kind = PartData
-			p.Data = jsonx.Raw(d.data, f.Pos)
+			p.Data = f.Value.Raw()
 		case "metadata":
 			err = d.metadata(f, &p.Metadata)
 		case "filename":
@@ -783,7 +786,7 @@ func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
 		d.leave()
 	}
 	if p.Kind == 0 {
-		return d.fail(jsonx.ElementPos(d.data, arrPos, i), ErrNoPayload)
+		return d.fail(pos, ErrNoPayload)
 	}
 	return nil
 }
@@ -791,7 +794,7 @@ func (d *Decoder) part(v jsonx.Value, arrPos, i int, p *Part) error {
 // artifactList decodes the array of artifacts f into the Decoder's
 // artifact buffer; an artifact's parts go to the part buffer.
 func (d *Decoder) artifactList(f *jsonx.Field) ([]Artifact, error) {
-	return objectList(d, f, &d.artifacts, func(d *Decoder, el jsonx.Value, _, _ int, a *Artifact) error {
+	return objectList(d, f, &d.artifacts, func(d *Decoder, el jsonx.Value, a *Artifact) error {
 		*a = Artifact{}
 		return d.artifact(el, a)
 	})
@@ -800,7 +803,7 @@ func (d *Decoder) artifactList(f *jsonx.Field) ([]Artifact, error) {
 // messageList decodes the array of messages f into the Decoder's message
 // buffer; a message's parts go to the part buffer.
 func (d *Decoder) messageList(f *jsonx.Field) ([]Message, error) {
-	return objectList(d, f, &d.messages, func(d *Decoder, el jsonx.Value, _, _ int, m *Message) error {
+	return objectList(d, f, &d.messages, func(d *Decoder, el jsonx.Value, m *Message) error {
 		*m = Message{}
 		return d.message(el, m)
 	})
@@ -808,12 +811,12 @@ func (d *Decoder) messageList(f *jsonx.Field) ([]Message, error) {
 
 // objectList decodes f, null or an array of n objects, into n new elements
 // at the end of the Decoder buffer *buf, element i with decode(d, el,
-// f.Pos, i, &elem), which zeroes it first, and returns them (nil for null
-// or an empty array) with their capacity cut at their end. decode must not
-// grow *buf: the element it fills is a pointer into it. decode is a method
+// &elem), which zeroes it first, and returns them (nil for null or an
+// empty array) with their capacity cut at their end. decode must not grow
+// *buf: the element it fills is a pointer into it. decode is a method
 // expression or a func literal that captures nothing, so that passing it
 // costs nothing.
-func objectList[T any](d *Decoder, f *jsonx.Field, buf *[]T, decode func(d *Decoder, el jsonx.Value, arrPos, i int, dst *T) error) ([]T, error) {
+func objectList[T any](d *Decoder, f *jsonx.Field, buf *[]T, decode func(d *Decoder, el jsonx.Value, dst *T) error) ([]T, error) {
 	switch d.kindOf(f) {
 	case 'n':
 		return nil, nil
@@ -828,16 +831,17 @@ func objectList[T any](d *Decoder, f *jsonx.Field, buf *[]T, decode func(d *Deco
 	first := len(*buf)
 	*buf = slices.Grow(*buf, n)[:first+n]
 	elems := (*buf)[first : first+n : first+n]
+	el := f.Value.First()
 	for i := range elems {
 		d.enterIndex(i)
-		el := f.Value.At(i)
 		if !el.IsObject() {
-			return nil, d.fail(jsonx.ElementPos(d.data, f.Pos, i), ErrFieldType)
+			return nil, d.fail(el.Pos(), ErrFieldType)
 		}
-		if err := decode(d, el, f.Pos, i, &elems[i]); err != nil {
+		if err := decode(d, el, &elems[i]); err != nil {
 			return nil, err
 		}
 		d.leave()
+		el = el.Next()
 	}
 	return elems, nil
 }
@@ -852,19 +856,18 @@ func (d *Decoder) strList(f *jsonx.Field) ([][]byte, error) {
 		return nil, d.typeErr(f)
 	}
 	first := len(d.strs)
-	i := 0
-	for pos := jsonx.FirstElement(d.data, f.Pos); pos >= 0; pos = jsonx.NextElement(d.data, pos) {
+	el := f.Value.First()
+	for i, n := 0, f.Value.Len(); i < n; i, el = i+1, el.Next() {
 		d.enterIndex(i)
-		if d.data[pos] != '"' {
-			return nil, d.fail(pos, ErrFieldType)
+		if el.Kind() != '"' {
+			return nil, d.fail(el.Pos(), ErrFieldType)
 		}
-		s, err := d.strAt(pos)
+		s, err := d.strOf(el)
 		if err != nil {
 			return nil, err
 		}
 		d.strs = append(d.strs, s)
 		d.leave()
-		i++
 	}
 	if len(d.strs) == first {
 		return nil, nil
@@ -882,7 +885,7 @@ func (d *Decoder) metadata(f *jsonx.Field, md *Metadata) error {
 	default:
 		return d.typeErr(f)
 	}
-	md.Raw = jsonx.Raw(d.data, f.Pos)
+	md.Raw = f.Value.Raw()
 	start := len(d.fields)
 	d.fields = d.p.AppendFields(d.fields, f.Value)
 	fs := d.fields[start:]
@@ -899,7 +902,7 @@ func (d *Decoder) metadata(f *jsonx.Field, md *Metadata) error {
 			case '"':
 				md.Timestamp, err = d.str(m)
 			case '0':
-				md.Timestamp = jsonx.Raw(d.data, m.Pos)
+				md.Timestamp = m.Value.Raw()
 			case 'n':
 			default:
 				err = d.typeErr(m)
@@ -914,7 +917,7 @@ func (d *Decoder) metadata(f *jsonx.Field, md *Metadata) error {
 				md.DataPartID, err = d.str(m)
 			}
 		case "citations":
-			md.Citations = jsonx.Raw(d.data, m.Pos)
+			md.Citations = m.Value.Raw()
 		}
 		if err != nil {
 			return err
@@ -977,46 +980,33 @@ func (d *Decoder) usage(f *jsonx.Field, u *Usage) error {
 }
 
 // kindOf returns the JSON type of f's value as its first byte: '{', '[',
-// '"', 't', 'f', 'n', or '0' for any number; 0 when the position is
-// unknown.
-func (d *Decoder) kindOf(f *jsonx.Field) byte {
-	if f.Pos < 0 || f.Pos >= len(d.data) {
-		return 0
-	}
-	switch c := d.data[f.Pos]; c {
-	case '{', '[', '"', 't', 'f', 'n':
-		return c
-	}
-	return '0'
-}
+// '"', 't', 'f', 'n', or '0' for any number.
+func (d *Decoder) kindOf(f *jsonx.Field) byte { return f.Value.Kind() }
 
 // str reads the string member f: a view of the frame's data when it has no
 // escape, else its unescaped bytes in the text buffer. A null gives nil.
 func (d *Decoder) str(f *jsonx.Field) ([]byte, error) {
 	switch d.kindOf(f) {
 	case '"':
-		return d.strAt(f.Pos)
+		return d.strOf(f.Value)
 	case 'n':
 		return nil, nil
 	}
 	return nil, d.typeErr(f)
 }
 
-// strAt reads the string whose opening quote is at pos.
-func (d *Decoder) strAt(pos int) ([]byte, error) {
-	end, plain := scanString(d.data, pos)
-	if end < 0 {
-		return nil, d.fail(pos, ErrInvalidJSON)
-	}
-	raw := d.data[pos+1 : end]
-	if plain {
+// strOf reads the string v.
+func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
+	raw, esc := v.Contents()
+	if !esc {
 		return raw, nil
 	}
 	first := len(d.text)
 	var bad int
 	d.text, bad = appendUnescaped(d.text, raw)
 	if bad >= 0 {
-		return nil, d.fail(pos+1+bad, ErrInvalidJSON)
+		// The parser checked every escape: not reached.
+		return nil, d.fail(v.Pos()+1+bad, ErrInvalidJSON)
 	}
 	return d.text[first:len(d.text):len(d.text)], nil
 }
@@ -1038,9 +1028,9 @@ func (d *Decoder) number(f *jsonx.Field) ([]byte, error) {
 	var b []byte
 	switch d.kindOf(f) {
 	case '0':
-		b = jsonx.Raw(d.data, f.Pos)
+		b = f.Value.Raw()
 	case '"':
-		s, err := d.strAt(f.Pos)
+		s, err := d.strOf(f.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -1130,7 +1120,7 @@ func enum[E TaskState | Role](d *Decoder, f *jsonx.Field, parse func([]byte) (E,
 			return 0, err
 		}
 	case '0':
-		s = jsonx.Raw(d.data, f.Pos)
+		s = f.Value.Raw()
 	default:
 		return 0, d.typeErr(f)
 	}
@@ -1185,12 +1175,7 @@ func (d *Decoder) enterIndex(i int) {
 func (d *Decoder) leave() { d.depth-- }
 
 // typeErr reports that member f has the wrong JSON type.
-func (d *Decoder) typeErr(f *jsonx.Field) error {
-	if f.Pos < 0 {
-		return d.fail(f.Pos, ErrInvalidJSON)
-	}
-	return d.fail(f.Pos, ErrFieldType)
-}
+func (d *Decoder) typeErr(f *jsonx.Field) error { return d.fail(f.Pos, ErrFieldType) }
 
 // fail builds the *SyntaxError for a problem at pos in the data, on the
 // current path.

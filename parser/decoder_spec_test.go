@@ -210,23 +210,25 @@ func TestDecodeSpecExamples(t *testing.T) {
 
 // TestDecodeSpecElidedExamples checks that the "Intermediate thinking"
 // frames exactly as the page prints them, with a bare "..." standing for
-// the ids, are refused as invalid JSON at the byte after the "...".
+// the ids, are refused as invalid JSON at the byte after the "...", inside
+// the payload.
 func TestDecodeSpecElidedExamples(t *testing.T) {
 	tests := []struct {
-		name string
-		data string
+		name  string
+		data  string
+		field string
 	}{
-		{"narration", `{"artifactUpdate":{"..."§,"artifact":{"artifactId":"art-A","parts":[{"text":"Let me think..."}]}}}`},
-		{"close", `{"artifactUpdate":{"..."§,"append":true,"lastChunk":true,"artifact":{"artifactId":"art-A","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`},
-		{"answer", `{"artifactUpdate":{"..."§,"lastChunk":true,"artifact":{"artifactId":"art-B","parts":[{"text":"the answer"}]}}}`},
-		{"completed", `{"statusUpdate":{"..."§,"status":{"state":"TASK_STATE_COMPLETED"}}}`},
+		{"narration", `{"artifactUpdate":{"..."§,"artifact":{"artifactId":"art-A","parts":[{"text":"Let me think..."}]}}}`, "artifactUpdate"},
+		{"close", `{"artifactUpdate":{"..."§,"append":true,"lastChunk":true,"artifact":{"artifactId":"art-A","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`, "artifactUpdate"},
+		{"answer", `{"artifactUpdate":{"..."§,"lastChunk":true,"artifact":{"artifactId":"art-B","parts":[{"text":"the answer"}]}}}`, "artifactUpdate"},
+		{"completed", `{"statusUpdate":{"..."§,"status":{"state":"TASK_STATE_COMPLETED"}}}`, "statusUpdate"},
 	}
 	var d Decoder
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			_, err := decodeData(t, &d, data)
-			checkSyntaxError(t, err, ErrInvalidJSON, pos, "")
+			checkSyntaxError(t, err, ErrInvalidJSON, pos, tt.field)
 		})
 	}
 }

@@ -29,8 +29,8 @@ var (
 	// (SyntaxError.Pos says where), or a JSON string holds an invalid escape
 	// or a raw control character.
 	ErrInvalidJSON = errors.New("parser: invalid JSON")
-	// ErrTooDeep means JSON nesting exceeded the decoder's depth limit
-	// (fastjson's 300).
+	// ErrTooDeep means JSON nesting exceeded the decoder's depth limit of
+	// 300 levels, every value counting as one.
 	ErrTooDeep = errors.New("parser: JSON nested too deeply")
 	// ErrFieldType means a member has the wrong JSON type, such as a number
 	// where the schema wants a string (SyntaxError.Field names it).

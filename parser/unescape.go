@@ -1,7 +1,5 @@
 package parser
 
-import "encoding/binary"
-
 // appendUnescaped appends to dst the bytes that the JSON string contents raw
 // (the bytes between the quotes, escapes still in place) stand for, and
 // returns the extended buffer. The rules are byte-exact:
@@ -112,42 +110,4 @@ func appendUTF8Generalized(dst []byte, r rune) []byte {
 		return append(dst, 0xC0|byte(r>>6), 0x80|byte(r)&0x3F)
 	}
 	return append(dst, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-}
-
-// scanString returns the position of the closing quote of the JSON string
-// whose opening quote is at q (-1 when there is none), and whether its
-// contents can be used as they are: no backslash, no control character.
-// One pass serves both. It looks at eight bytes at a time while none of
-// them is a quote, a backslash or a control character, and byte by byte
-// from the first word that may hold one.
-func scanString(data []byte, q int) (int, bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := q + 1
-	for ; i+8 <= len(data); i += 8 {
-		x := binary.LittleEndian.Uint64(data[i:])
-		quote := x ^ ('"' * ones)
-		slash := x ^ ('\\' * ones)
-		// A byte of the word is below 0x20, or zero in quote or slash,
-		// when its high bit is set in special (no false negatives).
-		special := ((x - 0x20*ones) | (quote - ones) | (slash - ones)) & ^x & highs
-		if special != 0 {
-			break
-		}
-	}
-	plain := true
-	for ; i < len(data); i++ {
-		switch c := data[i]; {
-		case c == '"':
-			return i, plain
-		case c == '\\':
-			plain = false
-			i++
-		case c < 0x20:
-			plain = false
-		}
-	}
-	return -1, false
 }

@@ -29,6 +29,5 @@
 // every call, as memory may have grown.
 //
 // The records are written by [encoder]; see records.go for their layout.
-// No fmt, encoding/json or syscall/js is linked beyond what fastjson
-// brings.
+// No fmt, encoding/json or syscall/js is linked.
 package main

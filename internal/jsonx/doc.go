@@ -1,7 +1,10 @@
-// Package jsonx is the only place in the module that touches
-// github.com/valyala/fastjson. It keeps fastjson's types out of every
-// exported signature of the public packages and holds the rules for using
-// fastjson safely: values live only until the next Parse on the same parser,
-// reading a value may mutate it, and nothing in fastjson validates UTF-8 or
-// escapes, so callers that need exact text unescape it themselves.
+// Package jsonx reads JSON for the public packages without a dependency
+// and without building a tree of allocated values. Parser checks a document
+// against RFC 8259 in one pass and records its values as a flat list of
+// positions into the caller's input, reused from one document to the next;
+// the walkers (Cursor, Pointer, Member) read a checked document in place.
+// Values live only until the next Parse on the same Parser and only as long
+// as the input is unchanged. UTF-8 is not validated and strings are not
+// unescaped: callers that need exact text unescape it themselves, from
+// positions this package gives.
 package jsonx

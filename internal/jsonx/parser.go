@@ -1,47 +1,85 @@
 package jsonx
 
-// This file wraps fastjson's Parser. The wrapper adds the one thing fastjson
-// does not give: byte positions in the caller's input. It does so from the
-// object keys, which fastjson keeps as views into its private copy of the
-// input (Parse copies the input once, after skipping leading whitespace, and
-// unescapes keys in place, so a key's first byte never moves). The first key
-// of the root object anchors that copy to the caller's input; every other
-// key's position follows by pointer difference, and a member value starts
-// after its key's closing quote, whitespace, the colon and whitespace.
-// TestKeyPositions guards this reliance on fastjson's layout.
+// This file is the JSON parser. One pass over the input checks it against
+// RFC 8259 and, unless it only validates, records every value as a node of
+// a flat list (a tape) in document order: a container's node comes before
+// its children's, and each node knows where its subtree ends, so that
+// stepping from one member or element to the next is one index read. A
+// node keeps positions into the caller's input rather than copies, and a
+// string node says whether it holds an escape, so a reader never scans a
+// string twice: a string with no escape is its raw bytes.
+//
+// Strings are scanned eight bytes at a time while no byte of the word is a
+// quote, a backslash or a control character. UTF-8 is not validated: the
+// bytes of a string pass through as they are (a text delta may end in the
+// middle of a character), which is what readers of this package expect.
 
 import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
 	"strconv"
 	"unsafe"
-
-	"github.com/valyala/fastjson"
 )
+
+// MaxDepth is the deepest nesting that Parser.Parse and Valid accept. Every
+// value counts as one level, scalars included, so a scalar inside MaxDepth
+// nested containers is one level too deep.
+const MaxDepth = 300
 
 // Parser parses JSON documents, reusing its memory from one Parse to the
 // next. The zero value is ready to use. A Parser must not be used from
 // multiple goroutines at once.
 type Parser struct {
-	p fastjson.Parser
 	// data is the input of the last successful Parse.
 	data []byte
-	// anchor is the address, inside fastjson's copy, of the first byte of
-	// the root object's first key, and anchorPos that byte's position in
-	// data; anchor is 0 when the root has no key.
-	anchor    uintptr
-	anchorPos int
+	// nodes is the tape: one node per value, in document order.
+	nodes []node
+	// keys holds the unescaped text of the keys that have escapes; a node
+	// whose keyEsc is set locates its key there instead of in data.
+	keys []byte
 	// root holds the root object's members, gathered by Parse.
 	root []Field
+	// validate is set when the pass only checks the input (no tape).
+	validate bool
+	// bad is the position of the first offending byte, -1 while none;
+	// deep tells that it is nested too deep; path, innermost first, leads
+	// to the value that holds it, gathered as the pass unwinds.
+	bad  int
+	deep bool
+	path []PathSeg
+}
+
+// node is one value of the tape.
+type node struct {
+	// start and end delimit the value's bytes in the input: data[start:end].
+	start, end int
+	// next is the index of the node after this value's subtree: its next
+	// sibling, if it has one.
+	next int
+	// n is the number of members or elements of a container.
+	n int
+	// keyStart and keyEnd delimit the key of an object member: its raw
+	// contents in data, or, when keyEsc is set, its unescaped text in keys.
+	keyStart, keyEnd int
+	// kind is the value's first byte: '{', '[', '"', 't', 'f', 'n', or '0'
+	// for any number.
+	kind byte
+	// esc tells that a string holds at least one escape.
+	esc    bool
+	keyEsc bool
 }
 
 // Value is a parsed JSON value, valid until the next Parse on the Parser
 // that returned it. The zero Value is absent.
 type Value struct {
-	v *fastjson.Value
+	p *Parser
+	i int
 }
 
 // Field is one member of an object: its key (unescaped, valid until the
 // next Parse), its value, and Pos, the 0-based byte position of the value's
-// first byte in the parsed input (-1 if it could not be found).
+// first byte in the parsed input.
 type Field struct {
 	Key   []byte
 	Value Value
@@ -50,11 +88,20 @@ type Field struct {
 
 // SyntaxError reports input that is not JSON. Pos is the 0-based byte
 // position of the first offending byte (len(input) when the input ends too
-// early, -1 when the position could not be established); TooDeep reports
-// nesting beyond MaxDepth.
+// early); TooDeep reports nesting beyond MaxDepth; Path leads from the root
+// to the innermost value that holds the offending byte.
 type SyntaxError struct {
 	Pos     int
 	TooDeep bool
+	Path    []PathSeg
+}
+
+// PathSeg is one step of a path into a document: an object member, named
+// by its key as written (escapes in place, a view of the input), or, when
+// Index is not -1, an array element.
+type PathSeg struct {
+	Key   []byte
+	Index int
 }
 
 // Error describes the error with its position.
@@ -69,30 +116,366 @@ func (e *SyntaxError) Error() string {
 	return string(b)
 }
 
-// Parse parses data, which must hold exactly one JSON value. The returned
-// Value and every view derived from it are valid until the next Parse. On
-// failure the error is a *SyntaxError whose position comes from this
-// package's own scan, never from fastjson's message.
+// Parse parses data, which must hold exactly one JSON value, optionally
+// surrounded by whitespace. The returned Value and every view derived from
+// it are valid until the next Parse, and as long as data is not modified.
+// On failure the error is a *SyntaxError.
 func (p *Parser) Parse(data []byte) (Value, error) {
 	p.data = nil
-	p.anchor = 0
-	v, err := p.p.ParseBytes(data)
-	if err != nil {
-		pos, deep := errorPos(data)
-		return Value{}, &SyntaxError{Pos: pos, TooDeep: deep}
+	p.nodes = p.nodes[:0]
+	p.keys = p.keys[:0]
+	p.root = p.root[:0]
+	p.validate = false
+	p.path = p.path[:0]
+	if pos, deep := p.check(data); pos >= 0 {
+		path := make([]PathSeg, len(p.path))
+		for i, s := range p.path {
+			path[len(path)-1-i] = s
+		}
+		return Value{}, &SyntaxError{Pos: pos, TooDeep: deep, Path: path}
 	}
 	p.data = data
-	p.root = p.root[:0]
-	if o, err := v.Object(); err == nil && o.Len() > 0 {
-		p.anchorPos = firstKeyPos(data)
-		o.Visit(func(key []byte, fv *fastjson.Value) {
-			if p.anchor == 0 {
-				p.anchor = uintptr(unsafe.Pointer(unsafe.SliceData(key)))
-			}
-			p.root = append(p.root, p.field(key, fv))
-		})
+	root := Value{p, 0}
+	p.root = p.AppendFields(p.root, root)
+	return root, nil
+}
+
+// check runs the pass over data and returns the position of the first
+// offending byte and whether it is nested too deep, or -1.
+func (p *Parser) check(data []byte) (int, bool) {
+	p.data = data
+	p.bad, p.deep = -1, false
+	i := p.value(skipSpace(data, 0), 0)
+	if p.bad >= 0 {
+		return p.bad, p.deep
 	}
-	return Value{v}, nil
+	if i = skipSpace(data, i); i < len(data) {
+		return i, false
+	}
+	return -1, false
+}
+
+// Valid reports whether doc is exactly one JSON value (RFC 8259),
+// optionally surrounded by whitespace, nested at most MaxDepth deep. It
+// does not allocate.
+func Valid(doc []byte) bool {
+	pos, _ := errorPos(doc)
+	return pos < 0
+}
+
+// errorPos returns the position of the first byte that makes data invalid
+// JSON (len(data) when it ends too early) and whether the problem is
+// nesting beyond MaxDepth, or -1 when data is valid.
+func errorPos(data []byte) (int, bool) {
+	p := Parser{validate: true}
+	return p.check(data)
+}
+
+// ValidNumber reports whether b is exactly one JSON number (RFC 8259).
+func ValidNumber(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := Parser{data: b, bad: -1, validate: true}
+	return p.number(0) == len(b) && p.bad < 0
+}
+
+func (p *Parser) fail(i int) int {
+	p.bad = i
+	return i
+}
+
+// value parses the value at i, nested depth levels deep, and returns the
+// position after it; on error it records p.bad and returns it.
+func (p *Parser) value(i, depth int) int {
+	d := p.data
+	if i >= len(d) {
+		return p.fail(len(d))
+	}
+	if depth+1 > MaxDepth {
+		p.deep = true
+		return p.fail(i)
+	}
+	var end int
+	esc := false
+	kind := d[i]
+	switch kind {
+	case '{', '[':
+		return p.container(i, depth)
+	case '"':
+		end, esc = p.string(i)
+	case 't':
+		end = p.literal(i, "true")
+	case 'f':
+		end = p.literal(i, "false")
+	case 'n':
+		end = p.literal(i, "null")
+	default:
+		if kind != '-' && (kind < '0' || kind > '9') {
+			return p.fail(i)
+		}
+		end, kind = p.number(i), '0'
+	}
+	if p.bad < 0 && !p.validate {
+		p.leaf(i, end, kind, esc)
+	}
+	return end
+}
+
+// grow adds a node at the end of the tape and returns it. Its fields are
+// set one by one by the caller, not from a composite literal: copying a
+// literal built on the stack stalls on store forwarding, which cost a third
+// of the parse.
+func (p *Parser) grow() *node {
+	idx := len(p.nodes)
+	if idx == cap(p.nodes) {
+		p.nodes = slices.Grow(p.nodes, 1)
+	}
+	p.nodes = p.nodes[:idx+1]
+	return &p.nodes[idx]
+}
+
+// leaf adds the node of a scalar.
+func (p *Parser) leaf(start, end int, kind byte, esc bool) {
+	next := len(p.nodes) + 1
+	nd := p.grow()
+	nd.start, nd.end, nd.next, nd.n, nd.kind, nd.esc = start, end, next, 0, kind, esc
+}
+
+// container parses the object or array that opens at i, nested depth
+// levels deep, and returns the position after it.
+func (p *Parser) container(i, depth int) int {
+	d := p.data
+	idx := len(p.nodes)
+	if !p.validate {
+		nd := p.grow()
+		nd.start, nd.n, nd.kind = i, 0, d[i]
+	}
+	obj := d[i] == '{'
+	closer := byte(']')
+	if obj {
+		closer = '}'
+	}
+	i = skipSpace(d, i+1)
+	n := 0
+	if i < len(d) && d[i] == closer {
+		i++
+	} else {
+		for {
+			var keyStart, keyEnd int
+			var keyEsc bool
+			if obj {
+				if i >= len(d) || d[i] != '"' {
+					return p.fail(i)
+				}
+				var end int
+				if end, keyEsc = p.string(i); p.bad >= 0 {
+					return end
+				}
+				keyStart, keyEnd = i+1, end-1
+				if i = end; i < len(d) && d[i] == ':' {
+					i++
+				} else if i = skipSpace(d, i); i < len(d) && d[i] == ':' {
+					i++
+				} else {
+					return p.fail(i)
+				}
+				i = skipSpace(d, i)
+			}
+			member := len(p.nodes)
+			// Strings, most values here, are parsed in place rather than
+			// through a call to value.
+			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
+				end, esc := p.string(i)
+				if p.bad < 0 && !p.validate {
+					p.leaf(i, end, '"', esc)
+				}
+				i = end
+			} else {
+				i = p.value(i, depth+1)
+			}
+			if p.bad >= 0 {
+				if !p.validate {
+					seg := PathSeg{Index: n}
+					if obj {
+						seg = PathSeg{Key: d[keyStart:keyEnd:keyEnd], Index: -1}
+					}
+					p.path = append(p.path, seg)
+				}
+				return i
+			}
+			if obj && !p.validate {
+				p.setKey(member, keyStart, keyEnd, keyEsc)
+			}
+			n++
+			if i < len(d) && d[i] == ',' {
+				i = skipSpace(d, i+1)
+				continue
+			}
+			if i = skipSpace(d, i); i >= len(d) {
+				return p.fail(i)
+			}
+			if d[i] == closer {
+				i++
+				break
+			}
+			if d[i] != ',' {
+				return p.fail(i)
+			}
+			i = skipSpace(d, i+1)
+		}
+	}
+	if !p.validate {
+		nd := &p.nodes[idx]
+		nd.end, nd.next, nd.n = i, len(p.nodes), n
+	}
+	return i
+}
+
+// setKey records the key of the member whose node is at idx: its raw
+// contents data[start:end], unescaped into p.keys when it has escapes.
+func (p *Parser) setKey(idx, start, end int, esc bool) {
+	nd := &p.nodes[idx]
+	if esc {
+		k := len(p.keys)
+		p.keys, _ = AppendUnescaped(p.keys, p.data[start:end])
+		start, end = k, len(p.keys)
+	}
+	nd.keyStart, nd.keyEnd, nd.keyEsc = start, end, esc
+}
+
+// string scans the string whose opening quote is at i and returns the
+// position after its closing quote and whether it holds an escape.
+func (p *Parser) string(i int) (int, bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	d := p.data
+	base := unsafe.Pointer(unsafe.SliceData(d))
+	esc := false
+	i++
+	for {
+		// Eight bytes at a time: a byte of the word is below 0x20, a quote
+		// or a backslash when its high bit is set in special. A borrow may
+		// also mark bytes above such a byte, never below it, so the lowest
+		// mark is exact. The loop condition keeps the word inside d, which
+		// lets the load skip the bounds checks that cost a third of the
+		// loop.
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, i))[:])
+			quote := x ^ ('"' * ones)
+			slash := x ^ ('\\' * ones)
+			special := ((x - 0x20*ones) | (quote - ones) | (slash - ones)) &^ x & highs
+			if special == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(special) >> 3
+			break
+		}
+		// The special byte, or the last few bytes one at a time.
+		for ; i < len(d); i++ {
+			c := d[i]
+			if c == '"' {
+				return i + 1, esc
+			}
+			if c < 0x20 {
+				return p.fail(i), esc
+			}
+			if c == '\\' {
+				esc = true
+				if i = p.escape(i); p.bad >= 0 {
+					return i, esc
+				}
+				break
+			}
+		}
+		if i >= len(d) {
+			return p.fail(len(d)), esc
+		}
+	}
+}
+
+// escape checks the escape sequence whose backslash is at i and returns the
+// position after it.
+func (p *Parser) escape(i int) int {
+	d := p.data
+	if i+1 >= len(d) {
+		return p.fail(len(d))
+	}
+	switch d[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 2
+	case 'u':
+		for k := 2; k < 6; k++ {
+			if i+k >= len(d) {
+				return p.fail(len(d))
+			}
+			if _, ok := unhex(d[i+k]); !ok {
+				return p.fail(i)
+			}
+		}
+		return i + 6
+	}
+	return p.fail(i)
+}
+
+// literal checks that word (true, false or null) is at i.
+func (p *Parser) literal(i int, word string) int {
+	d := p.data
+	if i+len(word) <= len(d) && string(d[i:i+len(word)]) == word {
+		return i + len(word)
+	}
+	for k := 0; k < len(word); k++ {
+		if i+k >= len(d) || d[i+k] != word[k] {
+			return p.fail(i + k)
+		}
+	}
+	return i + len(word)
+}
+
+// digits returns the position after the run of digits at i and its length.
+func (p *Parser) digits(i int) (int, int) {
+	d := p.data
+	start := i
+	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		i++
+	}
+	return i, i - start
+}
+
+// number checks the number that starts at i.
+func (p *Parser) number(i int) int {
+	d := p.data
+	if d[i] == '-' {
+		i++
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else {
+		var n int
+		if i, n = p.digits(i); n == 0 {
+			return p.fail(i)
+		}
+	}
+	if i < len(d) && d[i] == '.' {
+		var n int
+		if i, n = p.digits(i + 1); n == 0 {
+			return p.fail(i)
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		var n int
+		if i, n = p.digits(i); n == 0 {
+			return p.fail(i)
+		}
+	}
+	return i
 }
 
 // RootFields returns the members of the root object of the last successful
@@ -100,122 +483,106 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 // object. The slice is valid until the next Parse.
 func (p *Parser) RootFields() []Field { return p.root }
 
-func (p *Parser) field(key []byte, v *fastjson.Value) Field {
-	pos := p.keyPos(key)
-	if pos >= 0 {
-		pos = valueAfterKey(p.data, pos, len(key))
-	}
-	return Field{Key: key, Value: Value{v}, Pos: pos}
-}
-
-// firstKeyPos returns the position of the first byte of the first key of
-// the object that data (valid JSON) holds.
-func firstKeyPos(data []byte) int {
-	i := skipSpace(data, 0)
-	i = skipSpace(data, i+1) // past '{'
-	return i + 1             // past '"'
-}
-
-// keyPos returns the position in the input of the first byte of key, a key
-// view obtained from this parse, or -1.
-func (p *Parser) keyPos(key []byte) int {
-	if p.anchor == 0 {
-		return -1
-	}
-	pos := p.anchorPos + int(uintptr(unsafe.Pointer(unsafe.SliceData(key)))-p.anchor)
-	if pos < 1 || pos > len(p.data) || p.data[pos-1] != '"' {
-		return -1
-	}
-	return pos
-}
-
 // Data returns the input of the last successful Parse.
 func (p *Parser) Data() []byte { return p.data }
 
 // AppendFields appends the members of the object v, in input order, to dst.
 // It appends nothing when v is not an object.
 func (p *Parser) AppendFields(dst []Field, v Value) []Field {
-	if v.v == nil {
+	if v.p != p || p == nil {
 		return dst
 	}
-	o, err := v.v.Object()
-	if err != nil {
+	nd := &p.nodes[v.i]
+	if nd.kind != '{' {
 		return dst
 	}
-	o.Visit(func(key []byte, fv *fastjson.Value) {
-		dst = append(dst, p.field(key, fv))
-	})
+	for c, k := v.i+1, 0; k < nd.n; k++ {
+		m := &p.nodes[c]
+		key := p.data[m.keyStart:m.keyEnd:m.keyEnd]
+		if m.keyEsc {
+			key = p.keys[m.keyStart:m.keyEnd:m.keyEnd]
+		}
+		dst = append(dst, Field{Key: key, Value: Value{p, c}, Pos: m.start})
+		c = m.next
+	}
 	return dst
 }
 
-// valueAfterKey returns the position of the value of the member whose key
-// (unescaped, n bytes) starts at pos, just after its opening quote, or -1.
-func valueAfterKey(data []byte, pos, n int) int {
-	// A key with no escape is exactly its n raw bytes, so its closing quote
-	// is at pos+n. A key with escapes is longer raw than unescaped, and a
-	// quote at pos+n would then be inside it, escaped by the backslash
-	// before it: checking that byte tells the cases apart without a scan.
-	end := pos + n
-	if end >= len(data) || data[end] != '"' || (n > 0 && data[end-1] == '\\') {
-		// The key's own scan, not a call to stringEnd: a call would cost
-		// this leaf function a stack frame on the fast path too.
-		end = -1
-		for i := pos; i < len(data); i++ {
-			if c := data[i]; c == '"' {
-				end = i
-				break
-			} else if c == '\\' {
-				i++
-			}
-		}
-		if end < 0 {
-			return -1
-		}
+// Kind returns the value's first byte: '{', '[', '"', 't', 'f', 'n', or
+// '0' for any number; 0 for the absent Value.
+func (v Value) Kind() byte {
+	if v.p == nil {
+		return 0
 	}
-	i := end + 1
-	if i < len(data) && data[i] == ':' {
-		i++
-	} else {
-		i = skipSpace(data, i)
-		if i >= len(data) || data[i] != ':' {
-			return -1
-		}
-		i++
-	}
-	if i < len(data) && data[i] > ' ' {
-		return i
-	}
-	i = skipSpace(data, i)
-	if i >= len(data) {
+	return v.p.nodes[v.i].kind
+}
+
+// Pos returns the position of the value's first byte in the parsed input,
+// -1 for the absent Value.
+func (v Value) Pos() int {
+	if v.p == nil {
 		return -1
 	}
-	return i
+	return v.p.nodes[v.i].start
+}
+
+// Raw returns the value's exact bytes in the parsed input, nil for the
+// absent Value.
+func (v Value) Raw() []byte {
+	if v.p == nil {
+		return nil
+	}
+	nd := &v.p.nodes[v.i]
+	return v.p.data[nd.start:nd.end:nd.end]
+}
+
+// Contents returns the bytes between the quotes of the string v, escapes
+// still in place, and whether it holds an escape; nil and false when v is
+// not a string.
+func (v Value) Contents() ([]byte, bool) {
+	if v.p == nil {
+		return nil, false
+	}
+	nd := &v.p.nodes[v.i]
+	if nd.kind != '"' {
+		return nil, false
+	}
+	return v.p.data[nd.start+1 : nd.end-1 : nd.end-1], nd.esc
 }
 
 // Len returns the number of elements of the array v, 0 if v is not an
 // array.
 func (v Value) Len() int {
-	if v.v == nil {
+	if v.p == nil {
 		return 0
 	}
-	a, err := v.v.Array()
-	if err != nil {
-		return 0
+	if nd := &v.p.nodes[v.i]; nd.kind == '[' {
+		return nd.n
 	}
-	return len(a)
+	return 0
 }
 
-// At returns the i-th element of the array v; the caller checks i against
-// Len.
-func (v Value) At(i int) Value {
-	a, _ := v.v.Array()
-	return Value{a[i]}
+// First returns the first element of the array v, the absent Value when v
+// is not an array or is empty.
+func (v Value) First() Value {
+	if v.Len() == 0 {
+		return Value{}
+	}
+	return Value{v.p, v.i + 1}
+}
+
+// Next returns the element after v in the array that holds it; the caller
+// counts elements against Len, since past the last one Next returns
+// whatever follows the array.
+func (v Value) Next() Value {
+	if v.p == nil || v.p.nodes[v.i].next >= len(v.p.nodes) {
+		return Value{}
+	}
+	return Value{v.p, v.p.nodes[v.i].next}
 }
 
 // IsObject reports whether v is an object.
-func (v Value) IsObject() bool {
-	return v.v != nil && v.v.Type() == fastjson.TypeObject
-}
+func (v Value) IsObject() bool { return v.Kind() == '{' }
 
 // ParseFloat parses b, which must be a valid JSON number (see ValidNumber),
 // as a float64 without allocating.

@@ -1,15 +1,20 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-// TestKeyPositions guards the reliance on fastjson's layout: every member's
+// TestKeyPositions checks the tape against encoding/json: every member's
 // Pos is the first byte of its value in the caller's input, whatever the
-// whitespace, escapes in keys, or nesting.
+// whitespace, escapes in keys, or nesting; its Raw bytes are exactly that
+// value; keys are unescaped; and arrays step element by element.
 func TestKeyPositions(t *testing.T) {
 	tests := []struct {
 		name string
@@ -21,6 +26,7 @@ func TestKeyPositions(t *testing.T) {
 		{"escaped quote ends a key", `{"x\"":1,"\\\"":2,"y\u0022":3,"\\":4}`},
 		{"empty key first", `{"":1,"k":2}`},
 		{"long key", `{"` + strings.Repeat("k", 300) + `":"v","x":-1.5e3}`},
+		{"arrays of objects", `{"a":[{"b":[[],{}]},{"c":"\n"}],"d":[ ]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -30,35 +36,52 @@ func TestKeyPositions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var check func(v Value)
-			check = func(v Value) {
-				for _, f := range p.AppendFields(nil, v) {
-					if f.Pos < 0 {
-						t.Fatalf("key %q: no position", f.Key)
-					}
-					raw := Raw(data, f.Pos)
-					if !json.Valid(raw) {
-						t.Fatalf("key %q: Raw at %d = %q is not one JSON value", f.Key, f.Pos, raw)
-					}
-					// The raw bytes re-encode to what fastjson parsed.
-					var want, got any
-					if err := json.Unmarshal(raw, &got); err != nil {
-						t.Fatal(err)
-					}
-					if err := json.Unmarshal(f.Value.v.MarshalTo(nil), &want); err != nil {
-						t.Fatal(err)
-					}
-					if gj, _ := json.Marshal(got); string(gj) != string(mustMarshal(t, want)) {
-						t.Fatalf("key %q: Raw = %s, fastjson has %s", f.Key, raw, f.Value.v.MarshalTo(nil))
-					}
-					if f.Value.IsObject() {
-						check(f.Value)
-					}
-				}
+			var want any
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatal(err)
 			}
-			check(root)
+			if diff := cmp.Diff(want, rebuild(t, &p, data, root)); diff != "" {
+				t.Errorf("tape differs from encoding/json (-want +got):\n%s", diff)
+			}
 		})
 	}
+}
+
+// rebuild turns the parsed value v back into encoding/json's any form,
+// checking on the way that positions and raw bytes agree.
+func rebuild(t *testing.T, p *Parser, data []byte, v Value) any {
+	t.Helper()
+	raw := v.Raw()
+	if v.Pos() < 0 || !bytes.Equal(raw, data[v.Pos():v.Pos()+len(raw)]) || !json.Valid(raw) {
+		t.Fatalf("value at %d: Raw = %q is not its bytes", v.Pos(), raw)
+	}
+	switch v.Kind() {
+	case '{':
+		m := map[string]any{}
+		for _, f := range p.AppendFields(nil, v) {
+			if f.Pos != f.Value.Pos() {
+				t.Fatalf("key %q: Pos %d, value at %d", f.Key, f.Pos, f.Value.Pos())
+			}
+			m[string(f.Key)] = rebuild(t, p, data, f.Value)
+		}
+		return m
+	case '[':
+		a := []any{}
+		for i, el := 0, v.First(); i < v.Len(); i, el = i+1, el.Next() {
+			a = append(a, rebuild(t, p, data, el))
+		}
+		return a
+	case '"':
+		s, esc := v.Contents()
+		if esc != bytes.Contains(s, []byte{'\\'}) {
+			t.Fatalf("string %q: escaped = %v", s, esc)
+		}
+	}
+	var x any
+	if err := json.Unmarshal(raw, &x); err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
 
 func mustMarshal(t *testing.T, v any) []byte {
@@ -102,9 +125,6 @@ func TestParseErrorPositions(t *testing.T) {
 			var p Parser
 			_, err := p.Parse([]byte(in))
 			var se *SyntaxError
-			if tt.name == "leading zero" || tt.name == "no exponent digits" || tt.name == "bad escape" || tt.name == "short unicode escape" || tt.name == "unescaped control" {
-				return // fastjson accepts these; the parser package checks what it reads
-			}
 			if !errors.As(err, &se) || se.Pos != i || se.TooDeep != tt.deep {
 				t.Errorf("Parse error = %v, want position %d", err, i)
 			}
@@ -113,26 +133,6 @@ func TestParseErrorPositions(t *testing.T) {
 	var p Parser
 	if _, err := p.Parse([]byte(strings.Repeat("[", 300) + strings.Repeat("]", 300))); err != nil {
 		t.Errorf("300 levels refused: %v", err)
-	}
-}
-
-func TestElements(t *testing.T) {
-	data := []byte(`[ 1 , "a,]" ,{"x":[2]}, [ ] ,null]`)
-	want := []string{`1`, `"a,]"`, `{"x":[2]}`, `[ ]`, `null`}
-	var got []string
-	for pos := FirstElement(data, 0); pos >= 0; pos = NextElement(data, pos) {
-		got = append(got, string(Raw(data, pos)))
-	}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("elements = %q, want %q", got, want)
-	}
-	for i, w := range want {
-		if e := ElementPos(data, 0, i); string(Raw(data, e)) != w {
-			t.Errorf("ElementPos(%d) = %d (%q), want %q", i, e, Raw(data, e), w)
-		}
-	}
-	if ElementPos(data, 0, len(want)) != -1 || FirstElement([]byte(`[ ]`), 0) != -1 {
-		t.Error("an element past the end was found")
 	}
 }
 
@@ -149,11 +149,12 @@ func TestValidNumber(t *testing.T) {
 	}
 }
 
-// FuzzErrorPos checks the error-position scanner against encoding/json:
-// it finds a problem exactly when json.Valid does not accept the input
-// (depth aside), and Parse never panics and reports a position in range.
+// FuzzErrorPos checks the parser against encoding/json: it finds a problem
+// exactly when json.Valid does not accept the input (depth aside), Parse
+// and Valid agree, the position is in range, and on valid UTF-8 input the
+// tape rebuilds to what json.Unmarshal gives.
 func FuzzErrorPos(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `["\u00e9\n"]`, `{"a":`, `[1,]`, `"\ud83d"`, `-0.5e-7`, "[\"\x01\"]", `{"a" 1}`} {
+	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `["\u00e9\n"]`, `{"a":`, `[1,]`, `"\ud83d"`, `-0.5e-7`, "[\"\x01\"]", `{"a" 1}`, `{"k\u00e9y":[true,false,{"":"x\"y"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -167,22 +168,90 @@ func FuzzErrorPos(f *testing.F) {
 		if pos > len(data) {
 			t.Fatalf("errorPos(%q) = %d beyond the input", data, pos)
 		}
+		if Valid(data) != (pos < 0) {
+			t.Fatalf("Valid(%q) = %v, errorPos = %d", data, Valid(data), pos)
+		}
 		var p Parser
 		v, err := p.Parse(data)
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Pos > len(data) {
-				t.Fatalf("Parse(%q) error %v", data, err)
+			if !errors.As(err, &se) || se.Pos != pos || se.TooDeep != deep {
+				t.Fatalf("Parse(%q) error %v, errorPos = %d, %v", data, err, pos, deep)
 			}
 			return
 		}
-		for _, fd := range p.AppendFields(nil, v) {
-			if fd.Pos < 0 || fd.Pos >= len(data) {
-				t.Fatalf("Parse(%q): key %q has position %d", data, fd.Key, fd.Pos)
-			}
-			if raw := Raw(data, fd.Pos); json.Valid(data) && !json.Valid(raw) {
-				t.Fatalf("Parse(%q): key %q: Raw at %d = %q", data, fd.Key, fd.Pos, raw)
-			}
+		if pos >= 0 {
+			t.Fatalf("Parse(%q) succeeded, errorPos = %d", data, pos)
+		}
+		if !utf8.Valid(data) {
+			return
+		}
+		var want any
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, rebuild(t, &p, data, v)); diff != "" {
+			t.Fatalf("Parse(%q): tape differs from encoding/json (-want +got):\n%s", data, diff)
 		}
 	})
+}
+
+// TestStringScan compares the word-at-a-time string scan with a byte loop,
+// for every special byte or escape at every offset of strings of up to 40
+// bytes: the same end, the same escape flag, the same failure position.
+func TestStringScan(t *testing.T) {
+	naive := func(data []byte) (end int, esc bool, bad int) {
+		for i := 1; i < len(data); i++ {
+			switch c := data[i]; {
+			case c == '"':
+				return i + 1, esc, -1
+			case c < 0x20:
+				return 0, esc, i
+			case c == '\\':
+				esc = true
+				switch {
+				case i+1 >= len(data):
+					return 0, esc, len(data)
+				case bytes.IndexByte([]byte(`"\\/bfnrt`), data[i+1]) >= 0:
+					i++
+				case data[i+1] == 'u':
+					for k := 2; k < 6; k++ {
+						if i+k >= len(data) {
+							return 0, esc, len(data)
+						}
+						if _, ok := unhex(data[i+k]); !ok {
+							return 0, esc, i
+						}
+					}
+					i += 5
+				default:
+					return 0, esc, i
+				}
+			}
+		}
+		return 0, esc, len(data)
+	}
+	fillers := []string{"a", "\x7f", "\x80", "\xe2", "\xff", " ", "!", "#", "[", "]"}
+	specials := []string{`"`, `\`, "\x00", "\x1f", "\n", `\n`, `\"`, `\u00e9`, `\u12`, `\q`}
+	for n := 0; n <= 40; n++ {
+		for _, fill := range fillers {
+			for _, sp := range specials {
+				for at := 0; at <= n; at++ {
+					in := `"` + strings.Repeat(fill, at) + sp + strings.Repeat(fill, n-at)
+					for _, tail := range []string{`"`, `x"`, ``} {
+						data := []byte(in + tail)
+						p := Parser{data: data, bad: -1, validate: true}
+						end, esc := p.string(0)
+						wantEnd, wantEsc, wantBad := naive(data)
+						if p.bad >= 0 {
+							end = 0
+						}
+						if end != wantEnd || p.bad != wantBad || (wantBad < 0 && esc != wantEsc) {
+							t.Fatalf("string(%q) = %d, %v, bad %d; want %d, %v, bad %d", data, end, esc, p.bad, wantEnd, wantEsc, wantBad)
+						}
+					}
+				}
+			}
+		}
+	}
 }

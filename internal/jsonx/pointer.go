@@ -1,23 +1,15 @@
 package jsonx
 
-// This file walks raw JSON bytes without building a tree: Valid checks a
-// document once (a depth pre-scan, then fastjson's validator), and Cursor,
-// KeyEqual, AppendUnescaped and Pointer read the document in place, so that
+// This file walks raw JSON bytes without building a tree: once Valid (in
+// parser.go) has checked a document, Cursor, KeyEqual, AppendUnescaped and
+// Pointer read it in place, so that
 // every value found is a subslice of the input with its byte offset. All of
 // them are defensive: on malformed input they report failure, never panic.
 
 import (
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/valyala/fastjson"
 )
-
-// MaxDepth is the deepest nesting of arrays and objects that Valid and
-// Parser.Parse accept: fastjson.MaxDepth, the parser's own limit.
-// fastjson's validator recurses without a limit, so Valid checks the depth
-// first.
-const MaxDepth = fastjson.MaxDepth
 
 // Kind is the type of a JSON value, told by its first byte.
 type Kind uint8
@@ -54,41 +46,6 @@ func KindOf(c byte) Kind {
 		return KindNumber
 	}
 	return KindInvalid
-}
-
-// Valid reports whether doc is exactly one JSON value, optionally
-// surrounded by whitespace, nested at most MaxDepth deep, with no control
-// character inside a string (fastjson alone lets them through in keys).
-// It does not allocate when doc is valid.
-func Valid(doc []byte) bool {
-	depth := 0
-	for i := 0; i < len(doc); i++ {
-		if !structural[doc[i]] {
-			continue
-		}
-		switch doc[i] {
-		case '"':
-			end := stringEnd(doc, i)
-			if end < 0 {
-				return false
-			}
-			// fastjson lets control characters through in keys.
-			for _, c := range doc[i+1 : end-1] {
-				if c < 0x20 {
-					return false
-				}
-			}
-			i = end - 1
-		case '[', '{':
-			depth++
-			if depth > MaxDepth {
-				return false
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return fastjson.ValidateBytes(doc) == nil
 }
 
 // Cursor walks the members of an object or the elements of an array in
@@ -414,7 +371,7 @@ type Pointer struct {
 // subslice of doc), their byte offset in doc and their kind; on failure,
 // the 0-based index of the failing reference token (-1 when the whole
 // pointer is at fault) and a code. Duplicate object keys resolve to the
-// first member, as fastjson's Get does.
+// first member.
 //
 // doc should have passed Valid: on other input Eval never panics, but it
 // reads only as far as the target and may find one before the damage.

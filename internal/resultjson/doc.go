@@ -1,7 +1,7 @@
 // Package resultjson writes a run's [reconstruct.Result] as the JSON
 // document that `a2astream --json` prints, without encoding/json, so that
-// the WebAssembly module (which must not link encoding/json or fmt beyond
-// what fastjson brings) and the command-line tool produce the same bytes.
+// the WebAssembly module (which must not link encoding/json or fmt) and the
+// command-line tool produce the same bytes.
 //
 // The document's members, in order:
 //
