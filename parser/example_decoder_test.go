@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/a2astream/a2astream/parser"
+	"time"
 )
 
 // ExampleDecoder lexes a short A2A stream and decodes every frame: a task
@@ -138,7 +139,7 @@ func ExampleCanTransition() {
 func ExampleParseID() {
 	id, err := parser.ParseID(parser.IDTask, "0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62")
 	fmt.Println(id, err)
-	fmt.Println(id.Time().Format("2006-01-02T15:04:05.000Z07:00"))
+	fmt.Println(time.UnixMilli(id.UnixMilli()).UTC().Format("2006-01-02T15:04:05.000Z07:00"))
 	_, err = parser.ParseID(parser.IDTask, "ctx.0192f4c8-3d6b-7c4f-a02b-4d9e7f3c8b51")
 	fmt.Println(err)
 	// Output:

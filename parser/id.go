@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"strconv"
-	"time"
-)
+import "strconv"
 
 // IDKind is the kind of a Corti identifier, which fixes its prefix.
 type IDKind uint8
@@ -115,7 +112,9 @@ func (id ID) AppendTo(dst []byte) []byte {
 func (id ID) UUID() string { return string(id.uuid[:]) }
 
 // UnixMilli returns the 48-bit timestamp of the UUIDv7: milliseconds since
-// the Unix epoch when the id was made.
+// the Unix epoch when the id was made; time.UnixMilli turns it into a
+// time.Time. (The package does not import time, which would add its
+// weight to the WebAssembly module.)
 func (id ID) UnixMilli() int64 {
 	var ms int64
 	for i := 0; i < 13; i++ {
@@ -126,10 +125,6 @@ func (id ID) UnixMilli() int64 {
 	}
 	return ms
 }
-
-// Time returns the UUIDv7 timestamp as a UTC time with millisecond
-// precision.
-func (id ID) Time() time.Time { return time.UnixMilli(id.UnixMilli()).UTC() }
 
 func unhex(c byte) byte {
 	if c >= 'a' {
