@@ -54,9 +54,11 @@ func benchCorpus(n int) []byte {
 
 const benchFrames = 20000
 
-// lexDecode lexes and decodes in, written in chunks of chunk bytes.
-func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, chunk int) {
+// lexDecode lexes and decodes in, written in chunks of chunk bytes, and
+// returns the number of frames.
+func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, chunk int) int {
 	lx.Reset()
+	frames := 0
 	for p := in; len(p) > 0; {
 		c := p[:min(chunk, len(p))]
 		p = p[len(c):]
@@ -66,9 +68,11 @@ func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, c
 			if _, err := dec.Decode(&f); err != nil {
 				b.Fatal(err)
 			}
+			frames++
 		}
 	}
 	lx.Close()
+	return frames
 }
 
 // lexDecodeReduce runs in through s, written in chunks of chunk bytes,
@@ -122,19 +126,23 @@ func BenchmarkPipeline(b *testing.B) {
 			}
 		})
 		// Ratio runs both, one after the other in each iteration, and
-		// reports the full pipeline's throughput as a percentage of lex +
-		// decode alone, from the process CPU time each took: interleaved,
-		// the two see the same load on a shared machine.
+		// reports, from the process CPU time each took (interleaved, the
+		// two see the same load on a shared machine): the full pipeline's
+		// throughput as a percentage of lex + decode alone (pipeline-%),
+		// its time as a multiple of theirs (pipeline-x, the figure issue 8
+		// bounds by 1.3) and what the reducer adds per frame
+		// (reduce-ns/frame).
 		b.Run("Ratio/"+name, func(b *testing.B) {
 			lx := parser.NewLexer(nil)
 			var dec parser.Decoder
 			s := reconstruct.NewStream(nil)
 			var ld, ldr int64
+			frames := 0
 			b.SetBytes(int64(2 * len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
 				t0 := processCPU()
-				lexDecode(b, lx, &dec, in, chunk)
+				frames += lexDecode(b, lx, &dec, in, chunk)
 				t1 := processCPU()
 				lexDecodeReduce(b, s, in, chunk)
 				t2 := processCPU()
@@ -142,6 +150,8 @@ func BenchmarkPipeline(b *testing.B) {
 			}
 			if ld > 0 && ldr > 0 {
 				b.ReportMetric(100*float64(ld)/float64(ldr), "pipeline-%")
+				b.ReportMetric(float64(ldr)/float64(ld), "pipeline-x")
+				b.ReportMetric(float64(ldr-ld)/float64(frames), "reduce-ns/frame")
 			}
 		})
 	}
