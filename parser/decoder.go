@@ -400,12 +400,8 @@ func (d *Decoder) apiError(f *jsonx.Field) error {
 	if id := d.ev.RPCID; id.Kind != RPCIDAbsent {
 		e.RPCID = RPCID{Kind: id.Kind, Raw: clone(id.Raw), Value: clone(id.Value)}
 	}
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, f.Value)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		m := &fs[i]
+	for ms := f.Value.Members(); ms.Next(); {
+		m := ms.Field()
 		d.enter(m.Key)
 		var err error
 		switch string(m.Key) {
@@ -514,12 +510,8 @@ func clone(b []byte) []byte {
 
 // task decodes a Task object.
 func (d *Decoder) task(v jsonx.Value, t *Task) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		f := &fs[i]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		switch string(f.Key) {
@@ -548,12 +540,8 @@ func (d *Decoder) task(v jsonx.Value, t *Task) error {
 
 // message decodes a Message object.
 func (d *Decoder) message(v jsonx.Value, m *Message) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		f := &fs[i]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		switch string(f.Key) {
@@ -586,12 +574,8 @@ func (d *Decoder) message(v jsonx.Value, m *Message) error {
 
 // statusUpdate decodes a TaskStatusUpdateEvent object.
 func (d *Decoder) statusUpdate(v jsonx.Value, u *StatusUpdate) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		f := &fs[i]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		switch string(f.Key) {
@@ -616,12 +600,8 @@ func (d *Decoder) statusUpdate(v jsonx.Value, u *StatusUpdate) error {
 
 // artifactUpdate decodes a TaskArtifactUpdateEvent object.
 func (d *Decoder) artifactUpdate(v jsonx.Value, u *ArtifactUpdate) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		f := &fs[i]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		switch string(f.Key) {
@@ -664,12 +644,8 @@ func (d *Decoder) status(f *jsonx.Field, s *Status) error {
 	default:
 		return d.typeErr(f)
 	}
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, f.Value)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		m := &fs[i]
+	for ms := f.Value.Members(); ms.Next(); {
+		m := ms.Field()
 		d.enter(m.Key)
 		var err error
 		switch string(m.Key) {
@@ -697,12 +673,8 @@ func (d *Decoder) status(f *jsonx.Field, s *Status) error {
 
 // artifact decodes an Artifact object.
 func (d *Decoder) artifact(v jsonx.Value, a *Artifact) error {
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		f := &fs[i]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		switch string(f.Key) {
@@ -737,12 +709,8 @@ func (d *Decoder) partList(f *jsonx.Field) ([]Part, error) {
 func (d *Decoder) part(v jsonx.Value, p *Part) error {
 	pos := v.Pos()
 	*p = Part{}
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, v)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for j := range fs {
-		f := &fs[j]
+	for ms := v.Members(); ms.Next(); {
+		f := ms.Field()
 		d.enter(f.Key)
 		var err error
 		kind := PartKind(0)
@@ -886,12 +854,8 @@ func (d *Decoder) metadata(f *jsonx.Field, md *Metadata) error {
 		return d.typeErr(f)
 	}
 	md.Raw = f.Value.Raw()
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, f.Value)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		m := &fs[i]
+	for ms := f.Value.Members(); ms.Next(); {
+		m := ms.Field()
 		d.enter(m.Key)
 		var err error
 		switch string(m.Key) {
@@ -936,12 +900,8 @@ func (d *Decoder) usage(f *jsonx.Field, u *Usage) error {
 	default:
 		return d.typeErr(f)
 	}
-	start := len(d.fields)
-	d.fields = d.p.AppendFields(d.fields, f.Value)
-	fs := d.fields[start:]
-	defer d.popFields(start)
-	for i := range fs {
-		m := &fs[i]
+	for ms := f.Value.Members(); ms.Next(); {
+		m := ms.Field()
 		if d.kindOf(m) == 'n' {
 			continue
 		}

@@ -496,24 +496,59 @@ func (p *Parser) Data() []byte { return p.data }
 // AppendFields appends the members of the object v, in input order, to dst.
 // It appends nothing when v is not an object.
 func (p *Parser) AppendFields(dst []Field, v Value) []Field {
-	if v.p != p || p == nil {
+	if v.p != p {
 		return dst
 	}
-	nd := &p.nodes[v.i]
-	if nd.kind != '{' {
-		return dst
-	}
-	for c, k := v.i+1, 0; k < nd.n; k++ {
-		m := &p.nodes[c]
-		key := p.data[m.keyStart:m.keyEnd:m.keyEnd]
-		if m.keyEsc {
-			key = p.keys[m.keyStart:m.keyEnd:m.keyEnd]
-		}
-		dst = append(dst, Field{Key: key, Value: Value{p, c}, Pos: m.start})
-		c = m.next
+	for ms := v.Members(); ms.Next(); {
+		dst = append(dst, *ms.Field())
 	}
 	return dst
 }
+
+// Members steps through the members of an object in input order:
+//
+//	for ms := v.Members(); ms.Next(); {
+//		f := ms.Field()
+//		…
+//	}
+//
+// Unlike AppendFields it copies nothing but the current member.
+type Members struct {
+	p    *Parser
+	next int // node of the next member
+	left int // members not yet returned
+	cur  Field
+}
+
+// Members returns a cursor over the members of the object v, over nothing
+// when v is not an object.
+func (v Value) Members() Members {
+	if v.p == nil || v.p.nodes[v.i].kind != '{' {
+		return Members{}
+	}
+	return Members{p: v.p, next: v.i + 1, left: v.p.nodes[v.i].n}
+}
+
+// Next moves to the next member and reports whether there is one.
+func (ms *Members) Next() bool {
+	if ms.left == 0 {
+		return false
+	}
+	p := ms.p
+	m := &p.nodes[ms.next]
+	key := p.data[m.keyStart:m.keyEnd:m.keyEnd]
+	if m.keyEsc {
+		key = p.keys[m.keyStart:m.keyEnd:m.keyEnd]
+	}
+	// Field by field: a composite literal would be built on the stack and
+	// copied, which stalls on store forwarding.
+	ms.cur.Key, ms.cur.Value, ms.cur.Pos = key, Value{p, ms.next}, m.start
+	ms.next, ms.left = m.next, ms.left-1
+	return true
+}
+
+// Field returns the current member, valid until the next call to Next.
+func (ms *Members) Field() *Field { return &ms.cur }
 
 // Kind returns the value's first byte: '{', '[', '"', 't', 'f', 'n', or
 // '0' for any number; 0 for the absent Value.
