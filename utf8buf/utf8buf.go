@@ -147,6 +147,17 @@ func putPair(dst, src []byte) {
 //
 // CompletePrefix reads at most the last [MaxHeld] bytes of p.
 func CompletePrefix(p []byte) int {
+	// An ASCII last byte ends a character and cannot end a high
+	// surrogate: the usual end of a token delta is answered here, in a
+	// check small enough to be inlined into the caller.
+	if len(p) == 0 || p[len(p)-1] < utf8.RuneSelf {
+		return len(p)
+	}
+	return completePrefix(p)
+}
+
+// completePrefix is CompletePrefix for a p that ends with a non-ASCII byte.
+func completePrefix(p []byte) int {
 	end := len(p)
 	// Every byte that is not a continuation byte starts a character, so the
 	// last one within reach starts the only sequence that may be
@@ -218,7 +229,11 @@ func joinFrom(p []byte, from int) []byte {
 // complete before the call is never altered. For any split of a text into
 // a and b, Append(Append(nil, a), b) equals Append(nil, a+b).
 func Append(dst, p []byte) []byte {
-	from := max(0, len(dst)-MaxHeld)
+	// A pair that p may complete starts at or after the complete prefix:
+	// CompletePrefix holds back a high surrogate followed by nothing or by
+	// the start of a low one. So the scan starts there, and at len(dst)
+	// (the delta alone) when dst ends on a whole character.
+	from := CompletePrefix(dst)
 	dst = append(dst, p...)
 	return joinFrom(dst, from)
 }
