@@ -367,11 +367,7 @@ export class Decoder {
   /** resultJSON returns the run's result as the `a2astream --json` document (indented, with a final newline). */
   resultJSON(indent = true) {
     if (this.#json !== null && indent) return this.#json;
-    const ex = this.#ex();
-    let n;
-    try { n = ex.a2a_result(this.#h, indent ? 1 : 0); } catch (e) { this.#s._kill(e); }
-    this.#check(ex, n);
-    const text = utf8.decode(this.#view(ex).subarray(ex.a2a_out(), ex.a2a_out() + n));
+    const text = this.#resultText(indent);
     if (this.#done && indent) this.#json = text;
     return text;
   }
@@ -379,7 +375,9 @@ export class Decoder {
   /** result returns the run as rebuilt so far (final after "done"). */
   result() {
     if (this.#result) return this.#result;
-    const r = JSON.parse(this.resultJSON());
+    // The compact document: Go writes it in two thirds of the time of the
+    // indented one, and it is smaller to decode and parse.
+    const r = JSON.parse(this.#resultText(false));
     if (this.#done) this.#result = r;
     return r;
   }
@@ -397,6 +395,15 @@ export class Decoder {
   #ex() {
     if (this.#h === 0) throw new UsageError('a2astream: the decoder was freed');
     return this.#s._exports(this.#gen);
+  }
+
+  #resultText(indent) {
+    const ex = this.#ex();
+    let n;
+    try { n = ex.a2a_result(this.#h, indent ? 1 : 0); } catch (e) { this.#s._kill(e); }
+    this.#check(ex, n);
+    const p = ex.a2a_out();
+    return utf8.decode(this.#view(ex).subarray(p, p + n));
   }
 
   // check turns an export's negative result into the error it stands for.
