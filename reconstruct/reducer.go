@@ -374,7 +374,48 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: string(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
 		return
 	}
+	if r.appendToken(f, u) {
+		return
+	}
 	r.applyArtifact(f, &u.Artifact, u.Append, u.LastChunk)
+}
+
+// appendToken applies the usual event of a token stream exactly as
+// applyArtifact would, and reports whether it did: one plain text part
+// appended, without lastChunk or artifact fields, to the open artifact of
+// the previous update, whose last part is its only text part. It exists for
+// speed. applyArtifact's general path runs through many checks spread over
+// several functions, and between two events the decoder's work evicts the
+// reducer's code from the processor's cache, so every line of code a delta
+// touches costs; here a delta touches few. Any other event is left to
+// applyArtifact untouched, and so is one that would pass MaxArtifactSize
+// or that follows text handed out beyond its last whole character (only a
+// reopened artifact has such text, which appendParts checks for rewrites).
+func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
+	in := &u.Artifact
+	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
+		len(in.Name) > 0 || len(in.Description) > 0 || len(in.Extensions) > 0 {
+		return false
+	}
+	p := &in.Parts[0]
+	if p.Kind != parser.PartText || len(p.Text) == 0 || p.Metadata.Raw != nil || p.Filename != nil || p.MediaType != nil {
+		return false
+	}
+	a := r.recent
+	if a == nil || a.Sealed || a.texts != 1 || a.ID != string(in.ArtifactID) {
+		return false
+	}
+	// With one text part, the last part when plain is that part, and its
+	// text is the live text.
+	text := &a.Parts[len(a.Parts)-1]
+	grow := a.size + partsSize(in.Parts)
+	if !text.plain() || grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
+		return false
+	}
+	text.Text = appendDelta(text.Text, p.Text)
+	a.size = grow
+	r.emitText(a, seqOf(f), false)
+	return true
 }
 
 // applyArtifact appends or replaces the parts of one artifact and seals it
