@@ -6,6 +6,7 @@ package reconstruct
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
@@ -490,9 +491,12 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	return true
 }
 
-// minTextCap is the capacity given to a text part when deltas start
-// extending it.
-const minTextCap = 512
+// The growth of a text extended by deltas: it starts at minTextCap bytes of
+// room and doubles up to maxDoubling, then grows by a quarter.
+const (
+	minTextCap  = 512
+	maxDoubling = 4 << 20
+)
 
 func partsSize(parts []parser.Part) int {
 	n := 0
@@ -555,10 +559,18 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 
 // appendDelta appends a delta to text with utf8buf.Append. A text that
 // starts growing by deltas gets room for many at once, rather than
-// doubling from a token's size.
+// doubling from a token's size, and then doubles. append's own growth
+// tends to a quarter on long slices: as a long answer grows, its bytes are
+// copied about four times in all, with doubling about once. Past
+// maxDoubling the growth by a quarter keeps the room left over small next
+// to the text.
 func appendDelta(text, delta []byte) []byte {
-	if need := len(text) + len(delta); need > cap(text) && cap(text) < minTextCap {
-		text = append(make([]byte, 0, max(minTextCap, need)), text...)
+	if need := len(text) + len(delta); need > cap(text) {
+		c := 2 * cap(text)
+		if cap(text) >= maxDoubling {
+			c = cap(text) + cap(text)/4
+		}
+		text = slices.Grow(text, max(minTextCap, need, c)-len(text))
 	}
 	return utf8buf.Append(text, delta)
 }
