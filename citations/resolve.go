@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 // DefaultMaxCitations is the number of citation entries an artifact may
@@ -165,7 +166,10 @@ func (r *Resolver) Resolve(parts []Part) Result {
 }
 
 // joinText returns the text parts joined, copying only when there are
-// several.
+// several. A UTF-16 surrogate pair split between two parts (a high
+// surrogate's WTF-8 bytes ending one, the low one's starting the next)
+// joins into its character, as the concatenated deltas would give it and
+// as reconstruct's Artifact.Text does, so that offsets agree with it.
 func (r *Resolver) joinText(parts []Part) []byte {
 	var only []byte
 	n := 0
@@ -180,7 +184,7 @@ func (r *Resolver) joinText(parts []Part) []byte {
 	}
 	for i := range parts {
 		if parts[i].Kind == PartText {
-			r.joined = append(r.joined, parts[i].Text...)
+			r.joined = utf8buf.Append(r.joined, parts[i].Text)
 		}
 	}
 	return r.joined

@@ -343,3 +343,25 @@ func TestResultClone(t *testing.T) {
 		t.Fatalf("clone changed:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSurrogatePairSplitBetweenParts checks that a pair split between two
+// text parts (each half in its WTF-8 form) joins into one character before
+// offsets are counted, as reconstruct's Artifact.Text joins it.
+func TestSurrogatePairSplitBetweenParts(t *testing.T) {
+	parts := []citations.Part{
+		{Kind: citations.PartText, Text: []byte("a\xED\xA0\xBD")},
+		{Kind: citations.PartText, Text: []byte("\xED\xB8\x80b"), Metadata: []byte(`{"citations":[{"data_part_id":"d","offset":2}]}`)},
+		{Kind: citations.PartData, Data: []byte(`{"x":1}`), Metadata: []byte(`{"dataPartId":"d"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	if string(res.Text) != "a😀b" {
+		t.Fatalf("Text = %q, want %q", res.Text, "a😀b")
+	}
+	if len(res.Citations) != 1 || len(res.Diagnostics) != 0 {
+		t.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics)
+	}
+	want := citations.Position{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}
+	if got := res.Citations[0].Position; got != want {
+		t.Errorf("Position = %+v, want %+v", got, want)
+	}
+}
