@@ -46,9 +46,6 @@ func usageString(in, out int64, credits float64) string {
 type piece struct {
 	json string
 	text string
-	// partial reports that the character goes on in the next piece (a
-	// high surrogate escape, or a byte of raw UTF-8 before the last).
-	partial bool
 }
 
 var words = []string{"The ", "HbA1c ", "is ", "8.2 % ", "café ", "血压 ", "🩺 ", "naïve ", "Ωmega ", "x", "\u2028", "\"quoted\" ", "tab\t", "line\n", "back\\slash ", "€", "𝄞", "😀"}
@@ -62,23 +59,23 @@ func pieces(rng *rand.Rand, s string) []piece {
 		raw := string(r)
 		switch {
 		case r == '"' || r == '\\':
-			out = append(out, piece{`\` + raw, raw, false})
+			out = append(out, piece{`\` + raw, raw})
 		case r == '\n':
-			out = append(out, piece{`\n`, raw, false})
+			out = append(out, piece{`\n`, raw})
 		case r < 0x20:
-			out = append(out, piece{`\u` + hex4(int(r)), raw, false})
+			out = append(out, piece{`\u` + hex4(int(r)), raw})
 		case r >= 0x10000 && rng.IntN(2) == 0:
 			hi, lo := 0xD800+((r-0x10000)>>10), 0xDC00+((r-0x10000)&0x3FF)
-			out = append(out, piece{`\u` + hex4(int(hi)), wtf8(hi), true}, piece{`\u` + hex4(int(lo)), wtf8(lo), false})
+			out = append(out, piece{`\u` + hex4(int(hi)), wtf8(hi)}, piece{`\u` + hex4(int(lo)), wtf8(lo)})
 		case r >= 0x80 && r < 0x10000 && rng.IntN(3) == 0:
-			out = append(out, piece{`\u` + hex4(int(r)), raw, false})
+			out = append(out, piece{`\u` + hex4(int(r)), raw})
 		case r >= 0x80 && rng.IntN(4) == 0:
 			// Raw UTF-8 that a delta boundary may cut: one piece per byte.
 			for i := 0; i < len(raw); i++ {
-				out = append(out, piece{raw[i : i+1], raw[i : i+1], i < len(raw)-1})
+				out = append(out, piece{raw[i : i+1], raw[i : i+1]})
 			}
 		default:
-			out = append(out, piece{raw, raw, false})
+			out = append(out, piece{raw, raw})
 		}
 	}
 	return out
