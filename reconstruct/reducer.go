@@ -415,7 +415,11 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 	}
 	text.Text = appendDelta(text.Text, p.Text)
 	a.size = grow
-	r.emitText(a, seqOf(f), false)
+	// emitText for an artifact not being sealed, in line.
+	if end := utf8buf.CompletePrefix(text.Text); end > a.shown {
+		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seqOf(f), Artifact: a, Text: text.Text[a.shown:end]})
+		a.shown = end
+	}
 	return true
 }
 

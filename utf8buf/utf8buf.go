@@ -235,6 +235,11 @@ func Append(dst, p []byte) []byte {
 	// (the delta alone) when dst ends on a whole character.
 	from := CompletePrefix(dst)
 	dst = append(dst, p...)
+	// Without a 0xED there is nothing to join: the usual case, where this
+	// is the only scan of p and joinFrom is not entered.
+	if indexLead(dst[from:]) < 0 {
+		return dst
+	}
 	return joinFrom(dst, from)
 }
 
