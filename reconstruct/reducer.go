@@ -383,15 +383,14 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 
 // appendToken applies the usual event of a token stream exactly as
 // applyArtifact would, and reports whether it did: one plain text part
-// appended, without lastChunk or artifact fields, to the open artifact of
-// the previous update, whose last part is its only text part. It exists for
-// speed. applyArtifact's general path runs through many checks spread over
-// several functions, and between two events the decoder's work evicts the
-// reducer's code from the processor's cache, so every line of code a delta
-// touches costs; here a delta touches few. Any other event is left to
-// applyArtifact untouched, and so is one that would pass MaxArtifactSize
-// or that follows text handed out beyond its last whole character (only a
-// reopened artifact has such text, which appendParts checks for rewrites).
+// appended, without lastChunk or artifact fields, to the open artifact r
+// touched last (r.recent), whose last part is its only text part. It exists
+// for speed: nearly every event of a run is such a delta, and
+// applyArtifact's general path takes it through many checks spread over
+// several functions. Any other event is left to applyArtifact untouched,
+// and so is one that would pass MaxArtifactSize or that follows text
+// handed out beyond its last whole character (only a reopened artifact has
+// such text, which appendParts checks for rewrites).
 func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 	in := &u.Artifact
 	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
