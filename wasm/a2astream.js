@@ -311,7 +311,7 @@ function outText(ex) {
  */
 export class Decoder {
   #s; #h; #gen; #arts = []; #done = false; #json = null; #result = null;
-  #inPtr = 0; #inCap = 0; #buf = null; #m = null;
+  #inPtr = 0; #inCap = 0; #m = null;
 
   constructor(stream, handle, generation) { this.#s = stream; this.#h = handle; this.#gen = generation; }
 
@@ -415,10 +415,11 @@ export class Decoder {
     this.#s._kill(new Error(msg), true);
   }
 
-  // view returns a view of all memory, re-created when memory grew.
+  // view returns a view of all memory, re-created when memory grew: growth
+  // detaches the old buffer, whose views then have length 0 (a check that
+  // costs far less than reading memory.buffer on every call).
   #view(ex) {
-    const b = ex.memory.buffer;
-    if (b !== this.#buf) { this.#buf = b; this.#m = new Uint8Array(b); }
+    if (this.#m === null || this.#m.length === 0) this.#m = new Uint8Array(ex.memory.buffer);
     return this.#m;
   }
 
