@@ -89,9 +89,14 @@ async function compile(source) {
  * never shrinks), a Decoder per stream.
  */
 export class A2AStream {
-  #module; #instance = null; #generation = 0; #dead = null;
+  // exports is the live instance's exports, kept rather than read through
+  // instance.exports, whose getter costs more than a feed's crossing into
+  // the module.
+  // inPtr and inCap locate the module's input buffer, which every decoder
+  // of the instance shares: a2a_input moves it when it grows.
+  #module; #exports = null; #generation = 0; #dead = null; #inPtr = 0; #inCap = 0;
   #registry = new FinalizationRegistry(({ generation, handle }) => {
-    if (generation === this.#generation && !this.#dead) this.#instance.exports.a2a_free(handle);
+    if (generation === this.#generation && !this.#dead) this.#exports.a2a_free(handle);
   });
 
   constructor(module) { this.#module = module; }
@@ -122,7 +127,9 @@ export class A2AStream {
     const instance = await WebAssembly.instantiate(this.#module, imports);
     memory = instance.exports.memory;
     instance.exports._initialize();
-    this.#instance = instance;
+    this.#exports = instance.exports;
+    this.#inPtr = 0;
+    this.#inCap = 0;
     this.#generation++;
     this.#dead = null;
   }
@@ -210,11 +217,11 @@ export class A2AStream {
     input.set(ctBytes);
     input.set(body, ctBytes.length);
     const n = this._call((ex) => {
-      const p = ex.a2a_input(input.length);
+      const p = this._input(ex, input.length);
       new Uint8Array(ex.memory.buffer).set(input, p);
       return ex.a2a_check(resp.status, ctBytes.length, input.length);
     });
-    const ex = this.#instance.exports;
+    const ex = this.#exports;
     const doc = JSON.parse(utf8.decode(new Uint8Array(ex.memory.buffer, ex.a2a_out(), n)));
     return errorFromDoc(doc.error);
   }
@@ -223,9 +230,24 @@ export class A2AStream {
   _exports(generation) {
     if (this.#dead) throw this.#dead;
     if (generation !== this.#generation) throw new InstanceDeadError('a2astream: the decoder belongs to an instance that was restarted');
-    return this.#instance.exports;
+    return this.#exports;
   }
   _unregister(d) { this.#registry.unregister(d); }
+
+  // Internal: _input returns where n bytes of input go in memory, growing
+  // the module's input buffer when it is smaller.
+  _input(ex, n) {
+    if (n > this.#inCap) {
+      const size = Math.max(n, 65536);
+      let p;
+      try { p = ex.a2a_input(size); } catch (e) { this._kill(e); }
+      if (p === ERR_PANIC) this._kill(new Error(outText(ex)), true);
+      if (p <= 0) throw new UsageError('a2astream: input buffer refused');
+      this.#inPtr = p;
+      this.#inCap = size;
+    }
+    return this.#inPtr;
+  }
 
   // Internal: _kill marks the instance dead because a call trapped, the Go
   // runtime exited, or (panic set) Go panicked, and throws the error.
@@ -238,7 +260,7 @@ export class A2AStream {
   // Internal: _call runs f on the exports as Decoder does, for the raw ABI.
   _call(f) {
     if (this.#dead) throw this.#dead;
-    const ex = this.#instance.exports;
+    const ex = this.#exports;
     let r;
     try { r = f(ex); } catch (e) { this._kill(e); }
     if (r === ERR_PANIC) this._kill(new Error(outText(ex)), true);
@@ -311,7 +333,7 @@ function outText(ex) {
  */
 export class Decoder {
   #s; #h; #gen; #arts = []; #done = false; #json = null; #result = null;
-  #inPtr = 0; #inCap = 0; #m = null;
+  #m = null;
 
   constructor(stream, handle, generation) { this.#s = stream; this.#h = handle; this.#gen = generation; }
 
@@ -424,15 +446,8 @@ export class Decoder {
   }
 
   #put(ex, bytes) {
-    if (bytes.length > this.#inCap || this.#inPtr === 0) {
-      const n = Math.max(bytes.length, 65536);
-      let p;
-      try { p = ex.a2a_input(n); } catch (e) { this.#s._kill(e); }
-      this.#check(ex, p);
-      if (p === 0) throw new UsageError('a2astream: input buffer refused');
-      this.#inPtr = p; this.#inCap = n;
-    }
-    this.#view(ex).set(bytes, this.#inPtr);
+    const p = this.#s._input(ex, bytes.length);
+    this.#view(ex).set(bytes, p);
   }
 
   // records decodes the n bytes of records the last call left in the out

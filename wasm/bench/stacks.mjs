@@ -71,7 +71,7 @@ export function runModule(engine, pieces) {
 export function runExports(engine, pieces) {
   return engine._call((ex) => {
     const h = ex.a2a_new(0, 0, 0, 0);
-    const p = ex.a2a_input(65536);
+    const p = engine._input(ex, Math.max(...pieces.map((c) => c.length)));
     let m = new Uint8Array(ex.memory.buffer), records = 0;
     for (const c of pieces) {
       if (m.buffer !== ex.memory.buffer) m = new Uint8Array(ex.memory.buffer);

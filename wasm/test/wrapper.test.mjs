@@ -148,6 +148,31 @@ test('bytes that do not decode end the run with a StreamSyntaxError that says wh
   d.free();
 });
 
+test('decoders of one instance stay correct when another grows the shared input buffer', async () => {
+  const s = await A2AStream.load(compiled);
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  const half = bytes.length >> 1;
+  const a = s.decoder(), b = s.decoder();
+  a.feed(bytes.subarray(0, half));
+  // A chunk larger than the input buffer grows it, which moves it.
+  b.feed(new Uint8Array(200000).fill(0x3a)); // comment lines
+  a.feed(bytes.subarray(half));
+  a.end();
+  assert.equal(a.resultJSON(), cliJSON(join(testdataDir, 'completed.sse')));
+  // So does an error body larger than the buffer, read by checkResponse.
+  const d = s.decoder();
+  d.feed(bytes.subarray(0, half));
+  const err = await s.checkResponse(new Response(JSON.stringify({ error: { code: 500, message: 'x'.repeat(300000) } }),
+    { status: 500, headers: { 'content-type': 'application/json' } }));
+  assert.ok(err instanceof A2AStreamError, String(err));
+  d.feed(bytes.subarray(half));
+  d.end();
+  assert.equal(d.resultJSON(), cliJSON(join(testdataDir, 'completed.sse')));
+  b.free();
+  a.free();
+  d.free();
+});
+
 test('feed after end is a UsageError and leaves the decoder usable for its result', () => {
   const d = engine.decoder();
   d.end();
