@@ -26,7 +26,14 @@
 // call after the end (the out buffer holds the message). Strings only cross
 // as parameters (in the input buffer); what the host reads is valid until
 // its next call, and the host must re-create its views of memory after
-// every call, as memory may have grown.
+// every call, as memory may have grown. There is one input buffer per
+// instance, shared by its handles: a2a_input(n) with n larger than the
+// buffer moves it, so a host keeps its place per instance, not per stream.
+//
+// a2a_feed lets the Go scheduler run every 256 KiB fed (yieldToGC), so
+// that a garbage collection is finished by its background worker instead
+// of staying open across calls; a feed that completes no new artifact
+// allocates nothing.
 //
 // The records are written by [encoder]; see records.go for their layout.
 // No fmt, encoding/json, reflect, time, os or syscall/js is linked
