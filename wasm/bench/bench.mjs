@@ -2,7 +2,8 @@
 // JSON.parse + an append/replace reducer) on the token-streaming corpus in
 // 200 B and 40 KiB chunks, in Node and in headless Chromium. Each row also
 // times the module's exports driven without the wrapper (records left
-// undecoded): the difference to the module is the JS side's share. The Go
+// undecoded, no result document): the difference to the module is the JS
+// side's share plus the final result (Go writes it, JS parses it). The Go
 // side natively is `go test ./wasm -run '^$' -bench Session`.
 //
 //	node wasm/bench/bench.mjs            both

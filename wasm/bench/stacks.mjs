@@ -64,9 +64,9 @@ export function runModule(engine, pieces) {
 
 /**
  * runExports drives the module's exports directly, as the Decoder does,
- * but leaves the records undecoded: the module's time without the JS
- * side (the Go core, its records and the boundary crossings). It returns
- * the bytes of records the run produced.
+ * but leaves the records undecoded and asks for no result document: the
+ * module's time without the JS side (the Go core, its records and the
+ * boundary crossings). It returns the bytes of records the run produced.
  */
 export function runExports(engine, pieces) {
   return engine._call((ex) => {
