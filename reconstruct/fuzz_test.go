@@ -47,9 +47,10 @@ func documented(err error) bool {
 
 // FuzzPipeline feeds arbitrary bytes through the whole pipeline, whole, in
 // chunks chosen by seed and one byte at a time: it never panics, gives the
-// same Result and updates however the input is chunked, reports only
-// documented errors, and its live text is whole characters that end as the
-// stored text of each sealed artifact.
+// same Result and updates however the input is chunked and whether or not
+// the Reducer takes its fast path for deltas, reports only documented
+// errors, and its live text is whole characters that end as the stored text
+// of each sealed artifact.
 func FuzzPipeline(f *testing.F) {
 	for _, c := range corpus(f) {
 		f.Add([]byte(c.in), int64(len(c.in)))
@@ -79,6 +80,12 @@ func FuzzPipeline(f *testing.F) {
 			if !cmp.Equal(want.texts, got.texts) || !cmp.Equal(want.kinds, got.kinds) {
 				t.Fatalf("%s writes: updates differ", name)
 			}
+		}
+		gs := reconstruct.NewStream(opts)
+		reconstruct.GeneralPathOnly(gs)
+		if general := runOn(gs, s, whole); !cmp.Equal(general.res, want.res, cmpExact) ||
+			!cmp.Equal(general.texts, want.texts) || !cmp.Equal(general.kinds, want.kinds) {
+			t.Fatalf("the general path alone gives another run (-general +fast):\n%s", cmp.Diff(general.res, want.res, cmpExact))
 		}
 		if want.dones != 1 {
 			t.Fatalf("%d UpdateDone", want.dones)

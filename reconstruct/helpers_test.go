@@ -370,7 +370,11 @@ func drain(s *reconstruct.Stream, r *run) {
 // runStream feeds in to a new Stream with opts, split by split, and closes
 // it.
 func runStream(in string, split splitter, opts *reconstruct.Options) *run {
-	s := reconstruct.NewStream(opts)
+	return runOn(reconstruct.NewStream(opts), in, split)
+}
+
+// runOn feeds in to s, split by split, and closes it.
+func runOn(s *reconstruct.Stream, in string, split splitter) *run {
 	r := &run{live: map[string]string{}}
 	feed(s, r, in, split)
 	r.err = s.Close()

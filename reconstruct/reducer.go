@@ -110,6 +110,11 @@ type Reducer struct {
 	resolver citations.Resolver
 	cparts   []citations.Part
 	lastID   []byte // the SSE id of the last event applied
+
+	// generalOnly sends every artifact update down applyArtifact's
+	// general path, past appendToken: tests set it (export_test.go) to
+	// check that the fast path changes nothing.
+	generalOnly bool
 }
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -375,7 +380,7 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: string(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
 		return
 	}
-	if r.appendToken(f, u) {
+	if !r.generalOnly && r.appendToken(f, u) {
 		return
 	}
 	r.applyArtifact(f, &u.Artifact, u.Append, u.LastChunk)

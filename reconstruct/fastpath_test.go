@@ -1,0 +1,209 @@
+package reconstruct_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// fastPathEdges puts deltas next to every case the delta fast path must
+// leave to the general path: artifact metadata, a part with metadata (a
+// second text part), a delta for an artifact other than the last one
+// touched, an artifact sealed on a lone high surrogate then reopened by its
+// low one, a name, deltas after the close, and an artifact sealed on a
+// truncated high surrogate whose reopening completes it, so that the low
+// surrogate of the next delta rewrites text already handed out.
+var fastPathEdges = sse("fp",
+	task("TASK_STATE_WORKING"),
+	first("a", "x"),
+	more("a", "y"),
+	artifactUpdate("a", true, false, `{"k":1}`, text("m")),
+	more("a", "z"),
+	artifactUpdate("a", true, false, "", `{"text":"w","metadata":{"q":1}}`),
+	more("a", "v"),
+	first("b", "p"),
+	more("a", "after b"),
+	more("b", "q"),
+	artifactUpdate("b", true, true, "", textRaw(`\ud83d`)),
+	moreRaw("b", `\ude00!`),
+	moreRaw("b", `\ud83d`),
+	moreRaw("b", `\ude01 `),
+	`{"artifactUpdate":{"taskId":"`+taskID+`","contextId":"`+ctxID+`","append":true,"artifact":{"artifactId":"b","name":"B","parts":[{"text":"n"}]}}}`,
+	more("b", "é"),
+	more("b", ""),
+	thinkingClose("b"),
+	more("b", "late"),
+	first("c", "x"),
+	artifactUpdate("c", true, true, "", text("\xed\xa0")),
+	more("c", "\xbd"),
+	moreRaw("c", `\ude00`),
+	more("c", "!"),
+	status("TASK_STATE_COMPLETED", "", ""),
+	more("a", "after the end"),
+)
+
+// update is an Update with its views copied, for comparison.
+type update struct {
+	Kind     reconstruct.UpdateKind
+	Seq      int64
+	Artifact string
+	Text     string
+	State    string
+	Message  string
+	Err      string
+}
+
+// runUpdates feeds in to s in chunks, closes it and returns every update
+// and the Result.
+func runUpdates(s *reconstruct.Stream, in string, split splitter) ([]update, *reconstruct.Result) {
+	var out []update
+	drain := func() {
+		for s.Next() {
+			u := s.Update()
+			c := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State.String()}
+			if u.Artifact != nil {
+				c.Artifact = u.Artifact.ID
+			}
+			if u.Message != nil {
+				c.Message = string(u.Message.Text())
+			}
+			if u.Err != nil {
+				c.Err = u.Err.Error()
+			}
+			out = append(out, c)
+		}
+	}
+	off := 0
+	for _, k := range split(len(in)) {
+		s.Write([]byte(in[off : off+k]))
+		off += k
+		drain()
+	}
+	s.Close()
+	drain()
+	return out, s.Result()
+}
+
+// cmpExact compares Results like cmpResult, and the artifacts' unexported
+// fields too: the text handed out, the text parts counted, the joined text
+// and the size.
+var cmpExact = cmp.Options{
+	cmp.AllowUnexported(reconstruct.Artifact{}),
+	cmpResult[1], cmpResult[2],
+}
+
+// TestDeltaFastPath checks that the fast path the Reducer takes for token
+// deltas changes nothing: on every test stream, whole, in random pieces and
+// byte by byte, with the default limits and with limits that deltas cross,
+// a Stream whose Reducer takes the general path for every event gives the
+// same updates, in the same order, and the same Result, down to the
+// artifacts' unexported fields.
+func TestDeltaFastPath(t *testing.T) {
+	streams := append(corpus(t), corpusStream{"fastPathEdges", fastPathEdges},
+		corpusStream{"fastPathEdges/jsonrpc", rpc(fastPathEdges)},
+		corpusStream{"benchCorpus", string(benchCorpus(400))})
+	for _, e := range errorStreams {
+		streams = append(streams, corpusStream{"error/" + e.name, e.in})
+	}
+	limits := []*reconstruct.Options{
+		nil,
+		{MaxArtifactSize: 24},
+		{MaxArtifactSize: 200, Strict: true},
+	}
+	splits := map[string]splitter{"whole": whole, "random": randomSplits(7), "1-byte": oneByte}
+	for _, c := range streams {
+		for i, opts := range limits {
+			for name, split := range splits {
+				t.Run(c.name+"/"+strconv.Itoa(i)+"/"+name, func(t *testing.T) {
+					wantUpdates, want := runUpdates(generalOnly(opts), c.in, split)
+					gotUpdates, got := runUpdates(reconstruct.NewStream(opts), c.in, split)
+					if diff := cmp.Diff(wantUpdates, gotUpdates); diff != "" {
+						t.Fatalf("updates differ (-general +fast):\n%s", diff)
+					}
+					if diff := cmp.Diff(want, got, cmpExact); diff != "" {
+						t.Fatalf("Result differs (-general +fast):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+// generalOnly returns a Stream whose Reducer takes the general path for
+// every event.
+func generalOnly(opts *reconstruct.Options) *reconstruct.Stream {
+	s := reconstruct.NewStream(opts)
+	reconstruct.GeneralPathOnly(s)
+	return s
+}
+
+// TestDeltaFastPathTakes checks which events the delta fast path takes:
+// a plain text delta appended to the open artifact touched last, and none
+// of the events it must leave to the general path. (TestDeltaFastPath checks
+// that taking one changes nothing; this test shows that it compares two
+// paths.)
+func TestDeltaFastPathTakes(t *testing.T) {
+	open := []string{task("TASK_STATE_WORKING"), first("a", "x")}
+	tests := []struct {
+		name   string
+		before []string
+		event  string
+		opts   *reconstruct.Options
+		want   bool
+	}{
+		{"delta", open, more("a", "y"), nil, true},
+		{"delta after deltas", append(open, more("a", "y")), more("a", "z"), nil, true},
+		{"multi-byte delta", open, more("a", "血压 "), nil, true},
+		{"delta ending mid-character", open, moreRaw("a", `\ud83d`), nil, true},
+		{"replacing update", open, first("a", "y"), nil, false},
+		{"last chunk", open, artifactUpdate("a", true, true, "", text("y")), nil, false},
+		{"artifact metadata", open, artifactUpdate("a", true, false, `{"k":1}`, text("y")), nil, false},
+		{"part metadata", open, artifactUpdate("a", true, false, "", `{"text":"y","metadata":{"q":1}}`), nil, false},
+		{"two parts", open, artifactUpdate("a", true, false, "", text("y"), text("z")), nil, false},
+		{"data part", open, artifactUpdate("a", true, false, "", `{"data":{"k":1}}`), nil, false},
+		{"empty text", open, more("a", ""), nil, false},
+		{"artifact name", open, `{"artifactUpdate":{"taskId":"` + taskID + `","contextId":"` + ctxID + `","append":true,"artifact":{"artifactId":"a","name":"A","parts":[{"text":"y"}]}}}`, nil, false},
+		{"other artifact touched last", append(open, first("b", "p")), more("a", "y"), nil, false},
+		{"unknown artifact", open, more("c", "y"), nil, false},
+		{"sealed artifact", append(open, artifactUpdate("a", true, true, "", text("y"))), more("a", "z"), nil, false},
+		{"two text parts", append(open, artifactUpdate("a", true, false, "", `{"text":"w","metadata":{"q":1}}`)), more("a", "z"), nil, false},
+		{"past MaxArtifactSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxArtifactSize: 8}, false},
+		{"within MaxArtifactSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxArtifactSize: 8}, true},
+		// The seal handed out a truncated high surrogate, which the
+		// reopening delta completed: the text handed out now ends past
+		// the last whole character.
+		{"reopened past a held character", []string{task("TASK_STATE_WORKING"), first("a", "x"),
+			artifactUpdate("a", true, true, "", text("\xed\xa0")), more("a", "\xbd")}, more("a", "y"), nil, false},
+		// Reopened on a lone high surrogate, then another one: what was
+		// handed out ends on the first, a whole character.
+		{"reopened, then a pair", []string{task("TASK_STATE_WORKING"), first("a", "x"),
+			artifactUpdate("a", true, true, "", textRaw(`\ud83d`)), moreRaw("a", `\ud83d`)}, moreRaw("a", `\ude00`), nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := reconstruct.NewReducer(tt.opts)
+			var dec parser.Decoder
+			for i, data := range append(tt.before, tt.event) {
+				f := parser.Frame{Seq: int64(i + 1), Data: []byte(data)}
+				ev, err := dec.Decode(&f)
+				if err != nil {
+					t.Fatalf("event %d: %v", i+1, err)
+				}
+				if i < len(tt.before) {
+					if err := r.Apply(&f, ev); err != nil {
+						t.Fatalf("event %d: %v", i+1, err)
+					}
+					continue
+				}
+				if got := reconstruct.ApplyDeltaFast(r, &f, ev); got != tt.want {
+					t.Errorf("fast path took the event: %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
