@@ -183,6 +183,37 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Fill reads once from r, at most size bytes, straight into the input, as
+// Write would append them but without a copy through the caller's buffer.
+// It returns what r.Read returned; [ErrInvalidRead] when r reports a count
+// outside what it was given (nothing is then added); and, reading nothing,
+// the errors of Write under the same conditions.
+//
+// Fill invalidates the views of the last Frame.
+func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
+	if lx.closed {
+		return 0, ErrWriteAfterClose
+	}
+	if lx.max == 0 {
+		lx.max = DefaultMaxEventSize
+	}
+	if !lx.drained && len(lx.buf)-lx.start > lx.max {
+		return 0, ErrBufferFull
+	}
+	size = max(size, 1)
+	lx.reserve(size)
+	p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+size)]
+	n, err := r.Read(p)
+	if n < 0 || n > len(p) {
+		return 0, ErrInvalidRead
+	}
+	if n > 0 {
+		lx.buf = lx.buf[:len(lx.buf)+n]
+		lx.drained = false
+	}
+	return n, err
+}
+
 // Next advances to the next frame, which Frame then returns, and reports
 // whether there is one. It returns false when the buffered input holds no
 // complete event: Err is then nil if more input is needed (or, after Close,

@@ -83,16 +83,8 @@ func (r *Reader) Next() bool {
 // fill reads once from src into the Lexer's buffer, retrying reads that
 // return nothing.
 func (r *Reader) fill() {
-	lx := &r.lx
 	for range maxEmptyReads {
-		lx.reserve(readSize)
-		p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+readSize)]
-		n, err := r.src.Read(p)
-		if n < 0 || n > len(p) {
-			r.rerr = ErrInvalidRead
-			return
-		}
-		lx.buf = lx.buf[:len(lx.buf)+n]
+		n, err := r.lx.Fill(r.src, readSize)
 		if err != nil {
 			r.rerr = err
 			return

@@ -295,3 +295,23 @@ func TestReaderTestdata(t *testing.T) {
 		})
 	}
 }
+
+// TestLexerFill checks Fill's own errors: a count outside the buffer, a
+// full buffer, and a closed Lexer; the Reader tests above cover the frames
+// it gives.
+func TestLexerFill(t *testing.T) {
+	lx := parser.NewLexer(&parser.Options{MaxEventSize: 8})
+	if n, err := lx.Fill(badReader{}, 4); n != 0 || !errors.Is(err, parser.ErrInvalidRead) {
+		t.Errorf("Fill(badReader) = %d, %v; want 0, ErrInvalidRead", n, err)
+	}
+	if n, err := lx.Fill(strings.NewReader("data: 0123456789"), 64); n != 16 || err != nil {
+		t.Fatalf("Fill = %d, %v; want 16, nil", n, err)
+	}
+	if n, err := lx.Fill(strings.NewReader("more"), 64); n != 0 || !errors.Is(err, parser.ErrBufferFull) {
+		t.Errorf("Fill over MaxEventSize unread = %d, %v; want 0, ErrBufferFull", n, err)
+	}
+	lx.Close()
+	if _, err := lx.Fill(strings.NewReader("x"), 1); !errors.Is(err, parser.ErrWriteAfterClose) {
+		t.Errorf("Fill after Close = %v, want ErrWriteAfterClose", err)
+	}
+}

@@ -232,13 +232,14 @@ const maxEmptyReads = 100
 func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 	return func(yield func(Update, error) bool) {
 		s := NewStream(opts)
-		buf := make([]byte, readSize)
 		empty := 0
 		for !s.closed {
-			n, err := r.Read(buf)
+			// Read straight into the lexer's buffer: Write would copy
+			// every byte once more. Next has run out before each read,
+			// so the buffer is never full.
+			n, err := s.lx.Fill(r, readSize)
 			if n > 0 {
 				empty = 0
-				s.Write(buf[:n])
 				for s.Next() {
 					if !yield(*s.cur, nil) {
 						return
