@@ -161,8 +161,8 @@ export function bench(engine, minMs) {
   for (const size of [200, 40 * 1024]) {
     const pieces = chunks(bytes, size);
     const a = runModule(engine, pieces), b = runJS(pieces);
-    if (a.answer !== b.answer || a.state !== b.state || a.answer.length === 0) {
-      throw new Error(`the stacks disagree: ${JSON.stringify([a.state, b.state, a.answer.length, b.answer.length])}`);
+    if (a.answer !== b.answer || a.state !== b.state || a.texts !== b.texts || a.answer.length === 0) {
+      throw new Error(`the stacks disagree: ${JSON.stringify([a.state, b.state, a.answer.length, b.answer.length, a.texts, b.texts])}`);
     }
     const { best: [wasmMs, exportsMs, jsMs], median: [wasmMedMs, exportsMedMs, jsMedMs], runs } =
       measure([(p) => runModule(engine, p), (p) => runExports(engine, p), runJS], pieces, minMs);
