@@ -6,7 +6,8 @@
 //
 //	cd bench && go run ./cmd/benchtable > results.md
 //
-// Flags: -count (runs of each benchmark, default 5), -benchtime (default
+// Flags: -count (rounds of the whole set, so runs of each benchmark,
+// default 5), -benchtime (default
 // 300ms), -bench (a filter on the benchmarks, default all), -raw (a file for
 // the plain benchmark output, for benchstat). Progress goes to standard
 // error.
@@ -45,7 +46,7 @@ type stats struct {
 }
 
 func main() {
-	count := flag.Int("count", 5, "runs of each benchmark")
+	count := flag.Int("count", 5, "rounds: runs of each benchmark, one per round")
 	benchtime := flag.String("benchtime", "300ms", "go test -benchtime")
 	filter := flag.String("bench", ".", "go test -bench")
 	raw := flag.String("raw", "", "also write the benchmark lines (benchstat's input) to this file")
@@ -60,25 +61,37 @@ func main() {
 	if err != nil {
 		fail("locating package bench: %v (run from the bench module: cd bench && go run ./cmd/benchtable)", err)
 	}
-	args := []string{"test", "-run=^$", "-bench=" + *filter, "-benchtime=" + *benchtime, "-count=" + strconv.Itoa(*count), "-json", "-timeout=0", "."}
-	fmt.Fprintln(os.Stderr, "benchtable: go", strings.Join(args, " "))
-	cmd := exec.Command("go", args...)
-	cmd.Dir = strings.TrimSpace(string(dir))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		fail("%v", err)
-	}
-	if err := cmd.Start(); err != nil {
-		fail("%v", err)
-	}
-	samples, lines := parse(out)
-	if err := cmd.Wait(); err != nil {
-		fail("go test: %v", err)
+	// Rounds: the whole set runs once per round, count rounds in a row,
+	// so that each benchmark's samples spread over the whole run and a
+	// change in the machine's speed (other jobs come and go) falls on every
+	// implementation alike, not on the ones that ran during it.
+	args := []string{"test", "-run=^$", "-bench=" + *filter, "-benchtime=" + *benchtime, "-count=1", "-json", "-timeout=0", "."}
+	samples := map[string][]sample{}
+	var lines strings.Builder
+	for round := 1; round <= *count; round++ {
+		fmt.Fprintf(os.Stderr, "benchtable: round %d of %d: go %s\n", round, *count, strings.Join(args, " "))
+		cmd := exec.Command("go", args...)
+		cmd.Dir = strings.TrimSpace(string(dir))
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			fail("%v", err)
+		}
+		if err := cmd.Start(); err != nil {
+			fail("%v", err)
+		}
+		ss, text := parse(out)
+		if err := cmd.Wait(); err != nil {
+			fail("go test: %v", err)
+		}
+		for name, s := range ss {
+			samples[name] = append(samples[name], s...)
+		}
+		lines.WriteString(text)
 	}
 	end := time.Now().UTC()
 	if *raw != "" {
-		if err := os.WriteFile(*raw, []byte(lines), 0o644); err != nil {
+		if err := os.WriteFile(*raw, []byte(lines.String()), 0o644); err != nil {
 			fail("%v", err)
 		}
 	}
@@ -258,7 +271,7 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 	p("## Benchmarks\n\n")
 	p("Taken %s – %s UTC on %s, GOMAXPROCS %d, %s, %s/%s; load average %s at the start. ",
 		h.start.Format("2006-01-02 15:04"), h.end.Format("15:04"), cpuModel(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH, h.load)
-	p("Command: `cd bench && go run ./cmd/benchtable` (%d runs of each benchmark, -benchtime=%s). ", h.count, h.benchtime)
+	p("Command: `cd bench && go run ./cmd/benchtable` (%d rounds of the whole set, so %d runs of each benchmark spread over the run, -benchtime=%s). ", h.count, h.count, h.benchtime)
 	p("Figures are medians; ± is half the min–max range of the runs, relative to the median. ")
 	p("× ours is the time relative to a2astream's implementation of the same level (the lexer for SSE readers, lexer + decoder for decoding readers); × limit the time relative to `bytes.IndexByte` over every line end with the same reads. ")
 	p("cpu is the process CPU time per event (all goroutines), steadier than wall time on a shared machine. † marks a capped measurement.\n\n")
