@@ -11,5 +11,6 @@
 //	cd bench && go test -run=Matrix ./...        # the correctness matrix (CI)
 //
 // RESULTS.md holds the latest table, with the date and machine it came from;
-// results-raw.txt the benchmark lines it was made of (benchstat's input).
+// -raw FILE also writes the benchmark lines it is made of (benchstat's
+// input).
 package bench
