@@ -490,9 +490,6 @@ func (p *Parser) number(i int) int {
 // object. The slice is valid until the next Parse.
 func (p *Parser) RootFields() []Field { return p.root }
 
-// Data returns the input of the last successful Parse.
-func (p *Parser) Data() []byte { return p.data }
-
 // AppendFields appends the members of the object v, in input order, to dst.
 // It appends nothing when v is not an object.
 func (p *Parser) AppendFields(dst []Field, v Value) []Field {
