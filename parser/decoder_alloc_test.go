@@ -39,3 +39,32 @@ func TestDecodeAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeAllocsNewShapes proves that the full decode of a delta, and the
+// keeping of its shape, allocate nothing once warm: deltas of two shapes
+// in turn are never reused.
+func TestDecodeAllocsNewShapes(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	frames := []*Frame{
+		{Data: []byte(`{"artifactUpdate":{"taskId":"t","append":true,"artifact":{"artifactId":"a","parts":[{"text":"one \u00e9"}]}}}`)},
+		{Data: []byte(`{"artifactUpdate":{"taskId":"t","append":true,"artifact":{"artifactId":"b","parts":[{"text":"two"}]}}}`)},
+	}
+	var d Decoder
+	decodeBoth := func() {
+		for _, f := range frames {
+			ev, err := d.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev == &d.shape.ev {
+				t.Fatal("a delta of the other shape was reused")
+			}
+		}
+	}
+	decodeBoth()
+	if allocs := testing.AllocsPerRun(100, decodeBoth); allocs != 0 {
+		t.Errorf("Decode allocates %v times per two deltas, want 0", allocs)
+	}
+}

@@ -179,6 +179,17 @@ func ValidNumber(b []byte) bool {
 	return p.number(0) == len(b) && p.bad < 0
 }
 
+// StringEnd checks the string whose opening quote is at data[i] and
+// returns the position just past its closing quote and whether it holds an
+// escape; ok is false when the string is not valid JSON (a raw control
+// character, a bad escape, no closing quote). It scans as Parse does and
+// does not allocate.
+func StringEnd(data []byte, i int) (end int, esc, ok bool) {
+	p := Parser{data: data, bad: -1}
+	end, esc = p.string(i)
+	return end, esc, p.bad < 0
+}
+
 func (p *Parser) fail(i int) int {
 	p.bad = i
 	return i

@@ -263,3 +263,29 @@ func unmarshalAny(data []byte, v *any) error {
 	dec.UseNumber()
 	return dec.Decode(v)
 }
+
+func TestStringEnd(t *testing.T) {
+	tests := []struct {
+		in      string
+		end     int
+		esc, ok bool
+	}{
+		{`"abc"`, 5, false, true},
+		{`"abc" tail"`, 5, false, true},
+		{`"a long string that passes the word loop"x`, 41, false, true},
+		{`"\"quoted\" and \\"`, 19, true, true},
+		{`"\u00e9\ud83d"`, 14, true, true},
+		{`""`, 2, false, true},
+		{`"abc`, 4, false, false},
+		{`"a\`, 3, true, false},
+		{"\"a\x1fb\"", 2, false, false},
+		{`"a\qb"`, 2, true, false},
+		{`"a\u12"`, 3, true, false},
+	}
+	for _, tt := range tests {
+		end, esc, ok := StringEnd([]byte(tt.in), 0)
+		if ok != tt.ok || esc != tt.esc || (ok && end != tt.end) {
+			t.Errorf("StringEnd(%q) = %d, %v, %v; want %d, %v, %v", tt.in, end, esc, ok, tt.end, tt.esc, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// decodeAfter decodes second with a Decoder that decoded first just before,
+// and reports whether the Decoder reused the shape of first.
+func decodeAfter(d *Decoder, first, second string) (*Event, error, bool) {
+	d.Decode(&Frame{Data: []byte(first)})
+	ev, err := d.Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+	return ev, err, ev != nil && ev == &d.shape.ev
+}
+
+// checkLikeFresh fails when decoding second after first differs in any way
+// (nil or empty slices included) from decoding it with a new Decoder.
+func checkLikeFresh(t *testing.T, got *Event, gotErr error, second string) {
+	t.Helper()
+	want, wantErr := new(Decoder).Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		t.Fatalf("error %v, a new Decoder gives %v", gotErr, wantErr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("event differs from a new Decoder's (-new +reused):\n%s", diff)
+	}
+}
+
+func TestShapeMatchesFullDecode(t *testing.T) {
+	const (
+		rest  = `{"artifactUpdate":{"taskId":"t1","contextId":"c1","artifact":{"artifactId":"a1","parts":[{"text":"%"}]},"append":true,"lastChunk":false}}`
+		rpc   = `{"jsonrpc":"2.0","id":"req-1","result":{"artifactUpdate":{"taskId":"t1","artifact":{"artifactId":"a1","parts":[{"text":"%"}]},"append":true}}}`
+		metas = ` {"artifactUpdate":{"metadata":{"type":"x"},"taskId":"t1","artifact":{"name":"","metadata":{"$usage":{"model":"m","inputTokens":"3"}},` +
+			`"parts":[{"mediaType":"text/plain","text":"%","metadata":{"citations":[{"dataPartId":"g"}],"dataPartId":"g2"}}],"description":"d","artifactId":"a1"},"append":true}} `
+	)
+	with := func(doc, text string) string { return strings.Replace(doc, "%", text, 1) }
+	tests := []struct {
+		name          string
+		first, second string
+		reused        bool
+	}{
+		{"plain", with(rest, "Hello"), with(rest, ", world"), true},
+		{"escapes", with(rest, "a"), with(rest, `caf\u00e9 \"q\" \\ \n \ud83d`), true},
+		{"escaped first", with(rest, `\u00e9`), with(rest, "b"), true},
+		{"empty", with(rest, "a"), with(rest, ""), true},
+		{"longer", with(rest, "a"), with(rest, strings.Repeat("dyspnea ", 5000)), true},
+		{"JSON-RPC", with(rpc, "a"), with(rpc, "b"), true},
+		{"views around the text", with(metas, "a"), with(metas, `b\tc`), true},
+		{"raw control character", with(rest, "a"), with(rest, "b\x01c"), false},
+		{"bad escape", with(rest, "a"), with(rest, `b\qc`), false},
+		{"short unicode escape", with(rest, "a"), with(rest, `b\u00`), false},
+		{"trailing backslash", with(rest, "a"), with(rest, `b\`), false},
+		{"quote ends the text early", with(rest, "a"), with(rest, `b","url":"c`), false},
+		{"quote and a second text", with(rest, "a"), with(rest, `b"},{"text":"c`), false},
+		{"tail differs", with(rest, "a"), strings.Replace(with(rest, "b"), `"lastChunk":false`, `"lastChunk":true`, 1), false},
+		{"head differs", with(rest, "a"), strings.Replace(with(rest, "b"), `"t1"`, `"t2"`, 1), false},
+		{"shorter than the envelope", with(rest, "a"), `{"a":1}`, false},
+		{"head only", with(rest, "a"), rest[:strings.Index(rest, "%")], false},
+		{"escaped id is not kept", strings.Replace(with(rest, "a"), "t1", `t\u0031`, 1), strings.Replace(with(rest, "b"), "t1", `t\u0031`, 1), false},
+		{"two parts are not kept", with(rest, `a"},{"text":"b`), with(rest, `c"},{"text":"d`), false},
+		{"null text is not kept", strings.Replace(rest, `"%"`, `null,"url":"u"`, 1), with(rest, "b"), false},
+		{"extensions are not kept", strings.Replace(with(rest, "a"), `"parts"`, `"extensions":["x"],"parts"`, 1), strings.Replace(with(rest, "b"), `"parts"`, `"extensions":["x"],"parts"`, 1), false},
+		{"status update", with(rest, "a"), `{"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_WORKING"}}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d Decoder
+			ev, err, reused := decodeAfter(&d, tt.first, tt.second)
+			if reused != tt.reused {
+				t.Errorf("reused the shape: %v, want %v", reused, tt.reused)
+			}
+			checkLikeFresh(t, ev, err, tt.second)
+		})
+	}
+}
+
+// TestShapeKeptAcrossOtherEvents checks that a status update or a failed
+// frame between two deltas leaves the shape in place, and that Reset
+// drops it.
+func TestShapeKeptAcrossOtherEvents(t *testing.T) {
+	delta := func(s string) *Frame {
+		return &Frame{Data: []byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"` + s + `"}]},"append":true}}`)}
+	}
+	var d Decoder
+	if _, err := d.Decode(delta("a")); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{`{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`, `{"artifactUpdate":`} {
+		d.Decode(&Frame{Data: []byte(data)})
+		ev, err := d.Decode(delta("b"))
+		if err != nil || ev != &d.shape.ev || string(ev.ArtifactUpdate.Artifact.Parts[0].Text) != "b" {
+			t.Fatalf("after %s: event %p (shape %p), %v", data, ev, &d.shape.ev, err)
+		}
+	}
+	d.Reset()
+	if ev, _ := d.Decode(delta("c")); ev == &d.shape.ev {
+		t.Fatal("the shape survived Reset")
+	}
+}
+
+// FuzzShape decodes a document, then the same document with its text
+// string replaced by arbitrary bytes, with one Decoder. Property: the
+// second event or error is exactly what a new Decoder gives.
+func FuzzShape(f *testing.F) {
+	f.Add([]byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"x"}]},"append":true}}`), []byte(`y\u00e9"`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"artifact":{"parts":[{"text":"","metadata":{"citations":[]}}],"metadata":{"type":"t"}}}}}`), []byte(`\ud83d\"`))
+	f.Add([]byte(`{"artifactUpdate":{"artifact":{"parts":[{"text":"x"}]}}}`), []byte(`a"},{"text":"b"`))
+	f.Add([]byte(`{"artifactUpdate":{"artifact":{"parts":[{"text":"x"}]}}}`), []byte("\x00\""))
+	f.Fuzz(func(t *testing.T, doc, text []byte) {
+		if len(doc) > 1<<14 || len(text) > 1<<14 {
+			return
+		}
+		var d Decoder
+		if _, err := d.Decode(&Frame{Data: doc}); err != nil || !d.shape.ok {
+			return
+		}
+		// text replaces the old text and its closing quote.
+		second := string(d.shape.head) + string(text) + string(d.shape.tail)
+		ev, err := d.Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+		checkLikeFresh(t, ev, err, second)
+	})
+}
