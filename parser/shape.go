@@ -6,13 +6,12 @@ package parser
 //	{"artifactUpdate":{"taskId":"…","contextId":"…","artifact":{"artifactId":"…","parts":[{"text":"‹delta›"}]},"append":true}}
 //
 // After a full decode of such a delta the Decoder keeps its bytes before
-// and after the text string (the head and the tail) and where each view of
-// its event lay. A frame that has the same head, then one valid JSON
+// and after the text string (the head and the tail) and its event. A frame that has the same head, then one valid JSON
 // string, then the same tail is the same document with another text: JSON
 // is read left to right, so the head leaves the parse in the same state,
 // a string is one token whatever it holds, and the tail then parses as it
-// did. Its event is the kept one with its views moved onto the new data
-// and the new text, which costs a comparison and a scan of the text
+// did. Its event is the kept one (whose views point into the kept head and
+// tail) with the new text, which costs a comparison and a scan of the text
 // instead of a parse and a walk of the tree. TestShapeMatchesFullDecode
 // and FuzzShape check that the two agree on any input.
 
@@ -35,18 +34,6 @@ type shape struct {
 	// ev is the kept event; its only part is part[0].
 	ev   Event
 	part [1]Part
-	// spans locate the event's non-nil views: spans[:n].
-	spans [numViews]span
-	n     int
-}
-
-// span locates one view: field names it (an index into views), and it
-// starts at off from the start of the data, or, when fromEnd is set, off
-// bytes before the end.
-type span struct {
-	off, n  int32
-	field   uint8
-	fromEnd bool
 }
 
 // The byte-slice fields of an artifact update that can be views of the
@@ -95,17 +82,7 @@ func (d *Decoder) reuse(data []byte) *Event {
 		d.text, _ = appendUnescaped(d.text, text)
 		text = d.text[:len(d.text):len(d.text)]
 	}
-	p := &s.part[0]
-	p.Text = text
-	vs := views(&s.ev, p)
-	for _, sp := range s.spans[:s.n] {
-		o := int(sp.off)
-		if sp.fromEnd {
-			o = len(data) - o
-		}
-		e := o + int(sp.n)
-		*vs[sp.field] = data[o:e:e]
-	}
+	s.part[0].Text = text
 	d.data = data
 	d.maxData = max(d.maxData, len(data))
 	return &s.ev
@@ -127,34 +104,36 @@ func (d *Decoder) keep(data []byte) {
 	if part.Kind != PartText || part.Raw != nil || part.URL != nil || part.Data != nil {
 		return
 	}
-	var spans [numViews]span
-	n := 0
-	for i, v := range views(&d.ev, part) {
+	for _, v := range views(&d.ev, part) {
 		if *v == nil {
 			continue
 		}
-		o, ok := offsetIn(data, *v)
-		e := o + len(*v)
-		switch {
-		case !ok:
-			// Unescaped into the Decoder's buffer.
-			return
-		case e <= ts:
-			spans[n] = span{off: int32(o), n: int32(len(*v)), field: uint8(i)}
-		case o >= te:
-			spans[n] = span{off: int32(len(data) - o), n: int32(len(*v)), field: uint8(i), fromEnd: true}
-		default:
+		// A view unescaped into the Decoder's buffer, or one that holds
+		// the text, cannot be kept.
+		if o, ok := offsetIn(data, *v); !ok || (o+len(*v) > ts && o < te) {
 			return
 		}
-		n++
 	}
+	// The kept event's views move to the kept bytes, equal to the data's.
 	s := &d.shape
-	s.ev = d.ev
-	s.part[0] = *part
-	s.ev.ArtifactUpdate.Artifact.Parts = s.part[:]
-	s.spans, s.n = spans, n
 	s.head = append(s.head[:0], data[:ts+1]...)
 	s.tail = append(s.tail[:0], data[te:]...)
+	// The other payloads of s.ev stay zero.
+	s.ev.Kind, s.ev.Binding, s.ev.RPCID, s.ev.ArtifactUpdate = d.ev.Kind, d.ev.Binding, d.ev.RPCID, d.ev.ArtifactUpdate
+	s.part[0] = *part
+	s.ev.ArtifactUpdate.Artifact.Parts = s.part[:]
+	for _, v := range views(&s.ev, &s.part[0]) {
+		if *v == nil {
+			continue
+		}
+		o, _ := offsetIn(data, *v)
+		e := o + len(*v)
+		if e <= ts {
+			*v = s.head[o:e:e]
+		} else {
+			*v = s.tail[o-te : e-te : e-te]
+		}
+	}
 	s.ok = true
 }
 
