@@ -172,7 +172,7 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 		}
 	}
 	d.clearEvent()
-	d.texts = 0
+	d.texts, d.shape.cur = 0, 0
 	d.text = d.text[:0]
 	d.parts = d.parts[:0]
 	d.artifacts = d.artifacts[:0]

@@ -34,7 +34,21 @@ type shape struct {
 	// ev is the kept event; its only part is part[0].
 	ev   Event
 	part [1]Part
+	// id numbers the kept shapes of the Decoder, from 1; cur is the id of
+	// the last event's shape, 0 when it has none (Decoder.Shape).
+	id, cur uint64
 }
+
+// Shape names the envelope of the event the last call to Decode returned:
+// when that event is a text delta the Decoder keeps, or one it decoded by
+// reusing the kept delta, Shape returns a number other than 0, and any two
+// events for which one Decoder's Shape returned the same number are equal
+// in every field but the text of their one part. It returns 0 for any
+// other event, or after a failed Decode.
+//
+// A consumer that has applied one delta of a shape can apply the next ones
+// of that shape by their text alone: reconstruct.Stream does.
+func (d *Decoder) Shape() uint64 { return d.shape.cur }
 
 // The byte-slice fields of an artifact update that can be views of the
 // data, besides the text: the JSON-RPC id, the update's and artifact's
@@ -83,6 +97,7 @@ func (d *Decoder) reuse(data []byte) *Event {
 		text = d.text[:len(d.text):len(d.text)]
 	}
 	s.part[0].Text = text
+	s.cur = s.id
 	d.data = data
 	d.maxData = max(d.maxData, len(data))
 	return &s.ev
@@ -135,11 +150,13 @@ func (d *Decoder) keep(data []byte) {
 		}
 	}
 	s.ok = true
+	s.id++
+	s.cur = s.id
 }
 
 // forget drops the shape and what it pins.
 func (s *shape) forget() {
-	*s = shape{head: s.head[:0], tail: s.tail[:0]}
+	*s = shape{head: s.head[:0], tail: s.tail[:0], id: s.id}
 }
 
 // offsetIn returns the position of v in data when v is a slice of data.

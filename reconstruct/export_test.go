@@ -14,3 +14,7 @@ func ApplyDeltaFast(r *Reducer, f *parser.Frame, ev *parser.Event) bool {
 	r.updates = r.updates[:0]
 	return r.appendToken(f, &ev.ArtifactUpdate)
 }
+
+// RepeatShape returns the decoder Shape with which the next delta of s
+// takes Reducer.repeat, or 0 when none does.
+func RepeatShape(s *Stream) uint64 { return s.shape }

@@ -207,3 +207,45 @@ func TestDeltaFastPathTakes(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatTakes follows which deltas a Stream hands to Reducer.repeat:
+// those of the shape of a delta the fast path took just before, and no
+// delta after another event. (TestDeltaFastPath checks that this changes
+// nothing.)
+func TestRepeatTakes(t *testing.T) {
+	steps := []struct {
+		event  string
+		repeat bool // whether the next delta of this shape takes repeat
+	}{
+		{task("TASK_STATE_WORKING"), false},
+		{first("a", "x"), false},
+		{more("a", "y"), true},
+		{more("a", "z"), true},
+		{more("a", "é"), true},
+		{status("TASK_STATE_WORKING", "", ""), false},
+		{more("a", "w"), true},
+		{first("b", "x"), false},
+		{more("b", "y"), true},
+	}
+	s := reconstruct.NewStream(nil)
+	var shape uint64
+	for i, st := range steps {
+		s.Write([]byte(sse(strconv.Itoa(i), st.event)))
+		for s.Next() {
+		}
+		got := reconstruct.RepeatShape(s)
+		if (got != 0) != st.repeat {
+			t.Fatalf("after event %d (%s): repeat shape %d, want one: %v", i, st.event, got, st.repeat)
+		}
+		if i == 3 || i == 4 {
+			// Deltas taken by repeat keep their shape.
+			if got != shape {
+				t.Fatalf("after event %d: shape %d, want %d", i, got, shape)
+			}
+		}
+		shape = got
+	}
+	if got, want := string(s.Result().Artifacts[0].Text()), "xyzéw"; got != want {
+		t.Fatalf("text %q, want %q", got, want)
+	}
+}

@@ -115,6 +115,8 @@ type Reducer struct {
 	// general path, past appendToken: tests set it (export_test.go) to
 	// check that the fast path changes nothing.
 	generalOnly bool
+	// token tells that appendToken applied the last event.
+	token bool
 }
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -191,7 +193,7 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // sent in the stream, a limit exceeded, or a rule broken under
 // Options.Strict. After that, Apply does nothing and returns the same error.
 func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
-	r.updates = r.updates[:0]
+	r.updates, r.token = r.updates[:0], false
 	if r.err != nil {
 		return r.err
 	}
@@ -417,13 +419,50 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 	if !text.plain() || grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
 		return false
 	}
-	text.Text = appendDelta(text.Text, p.Text)
+	r.extend(f, a, text, p.Text, grow)
+	r.token = true
+	return true
+}
+
+// extend appends delta to text, the live text part of a, makes grow the
+// size of a, and hands out the text's new whole characters: emitText for
+// an artifact not being sealed, in line.
+func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte, grow int) {
+	text.Text = appendDelta(text.Text, delta)
 	a.size = grow
-	// emitText for an artifact not being sealed, in line.
 	if end := utf8buf.CompletePrefix(text.Text); end > a.shown {
-		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seqOf(f), Artifact: a, Text: text.Text[a.shown:end]})
+		// Field by field into a cleared slot: a composite literal would be
+		// built on the stack and copied, which stalls on store forwarding.
+		n := len(r.updates)
+		if n == cap(r.updates) {
+			r.updates = append(r.updates, Update{})
+		} else {
+			r.updates = r.updates[:n+1]
+			r.updates[n] = Update{}
+		}
+		u := &r.updates[n]
+		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seqOf(f), a, text.Text[a.shown:end]
 		a.shown = end
 	}
+}
+
+// repeat applies ev as Apply would when ev has the envelope of the last
+// event applied, which appendToken took (the Stream knows both from
+// parser.Decoder.Shape), and reports whether it did. Such an event is
+// another delta for the same task and artifact: only what the delta's
+// text or the run's state can change is checked again.
+func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
+	a := r.recent
+	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
+	text := &a.Parts[len(a.Parts)-1]
+	grow := a.size + len(delta)
+	if r.err != nil || r.finished || r.terminal || len(delta) == 0 ||
+		grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
+		return false
+	}
+	r.updates = r.updates[:0]
+	r.lastID = append(r.lastID[:0], f.ID...)
+	r.extend(f, a, text, delta, grow)
 	return true
 }
 

@@ -40,6 +40,10 @@ type Stream struct {
 	base    int64
 	closed  bool
 	readErr error // the input's failure, given to CloseWithError
+	// shape is the decoder's Shape of the last event when the reducer's
+	// fast path applied it, else 0: the next delta of that shape can take
+	// Reducer.repeat.
+	shape uint64
 }
 
 // NewStream returns a Stream configured by opts; nil opts selects the
@@ -61,6 +65,7 @@ func (s *Stream) Reset(opts *Options) {
 	s.dec.Reset()
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil
+	s.shape = 0
 }
 
 // Write pushes the next bytes of the stream. Errors in the input end the
@@ -104,10 +109,20 @@ func (s *Stream) Next() bool {
 		if s.lx.Next() {
 			f := s.lx.Frame()
 			f.Offset += s.base
-			if ev, err := s.dec.Decode(&f); err != nil {
+			ev, err := s.dec.Decode(&f)
+			switch sh := s.dec.Shape(); {
+			case err != nil:
 				s.red.Fail(err)
-			} else {
+				s.shape = 0
+			case sh != 0 && sh == s.shape && s.red.repeat(&f, ev):
+				// Another delta of the last one's shape, appended as
+				// the reducer's fast path appended the last.
+			default:
 				s.red.Apply(&f, ev)
+				s.shape = 0
+				if s.red.token {
+					s.shape = sh
+				}
 			}
 			s.batch = s.red.Updates()
 			continue
@@ -198,7 +213,7 @@ func (s *Stream) Resume() error {
 	s.base += s.lx.InputOffset() + int64(s.lx.Buffered())
 	s.lx.Reset()
 	s.dec.Reset()
-	s.batch, s.next, s.cur = nil, 0, nil
+	s.batch, s.next, s.cur, s.shape = nil, 0, nil, 0
 	return nil
 }
 

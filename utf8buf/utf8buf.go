@@ -109,19 +109,49 @@ func isPair(t []byte) bool {
 	return isHigh(t[:3]) && t[3] == surrogateLead && t[4] >= lowLo && t[4] <= lowHi && isCont(t[5])
 }
 
-// indexLead returns the index of the first 0xED in p, or -1. Short slices
-// (deltas cut small, the 1-byte worst case) are scanned inline; longer ones
-// use the vectorized bytes.IndexByte.
+// indexLead returns the index of the first 0xED in p, or -1. Slices of 4
+// to 15 bytes (most deltas) are checked as two overlapping words before
+// any byte loop; longer ones use the vectorized bytes.IndexByte.
 func indexLead(p []byte) int {
-	if len(p) < 16 {
-		for i, c := range p {
-			if c == surrogateLead {
-				return i
-			}
+	switch {
+	case len(p) >= 16:
+		return bytes.IndexByte(p, surrogateLead)
+	case len(p) >= 8:
+		if !hasLead(word64(p)) && !hasLead(word64(p[len(p)-8:])) {
+			return -1
 		}
-		return -1
+	case len(p) >= 4:
+		if !hasLead(uint64(word32(p)) | uint64(word32(p[len(p)-4:]))<<32) {
+			return -1
+		}
 	}
-	return bytes.IndexByte(p, surrogateLead)
+	for i, c := range p {
+		if c == surrogateLead {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasLead reports whether a byte of x is 0xED: a zero byte of x^0xED…
+// borrows through its high bit, and any lowest such mark is exact.
+func hasLead(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	y := x ^ (surrogateLead * ones)
+	return (y-ones)&^y&highs != 0
+}
+
+// word64 and word32 read the first 8 and 4 bytes of p as little-endian
+// words; the compiler makes each one load.
+func word64(p []byte) uint64 {
+	_ = p[7]
+	return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+}
+
+func word32(p []byte) uint32 {
+	_ = p[3]
+	return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
 }
 
 // putPair writes at dst[:4] the UTF-8 encoding of the supplementary code
