@@ -122,3 +122,43 @@ func FuzzShape(f *testing.F) {
 		checkLikeFresh(t, ev, err, second)
 	})
 }
+
+// TestDecoderShape checks Shape's contract: the same number for a kept
+// delta and the deltas reusing it, another for a new kept shape, 0 for any
+// other event and after a failure.
+func TestDecoderShape(t *testing.T) {
+	delta := func(art, s string) string {
+		return `{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"` + art + `","parts":[{"text":"` + s + `"}]},"append":true}}`
+	}
+	var d Decoder
+	shapeOf := func(data string) uint64 {
+		t.Helper()
+		d.Decode(&Frame{Data: []byte(data)})
+		return d.Shape()
+	}
+	a := shapeOf(delta("a", "x"))
+	if a == 0 || shapeOf(delta("a", `y\n`)) != a || shapeOf(delta("a", "")) != a {
+		t.Fatalf("deltas of one shape: %d, then others", a)
+	}
+	for _, other := range []string{
+		`{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`,
+		delta("a", `x"},{"text":"y`),
+		delta("a", `bad\q`),
+		`{"artifactUpdate":`,
+	} {
+		if got := shapeOf(other); got != 0 {
+			t.Fatalf("Shape after %s = %d, want 0", other, got)
+		}
+	}
+	if shapeOf(delta("a", "z")) != a {
+		t.Fatal("the kept shape changed its number")
+	}
+	b := shapeOf(delta("b", "x"))
+	if b == 0 || b == a {
+		t.Fatalf("a new shape got %d (the old one %d)", b, a)
+	}
+	d.Reset()
+	if c := shapeOf(delta("a", "x")); c == a || c == b || c == 0 {
+		t.Fatalf("after Reset a shape got %d (before: %d, %d)", c, a, b)
+	}
+}
