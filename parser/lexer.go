@@ -233,6 +233,9 @@ func (lx *Lexer) Next() bool {
 		}
 		lx.err = nil
 	}
+	if lx.bomOK && !lx.skipLF && lx.skip == skipNone && lx.scan(lx.buf) {
+		return true
+	}
 	for {
 		if !lx.bomOK && !lx.stripBOM() {
 			return lx.end()
@@ -805,22 +808,27 @@ func (lx *Lexer) dispatch(next int) bool {
 	}
 	ok := lx.nData > 0
 	if ok {
+		b := lx.buf
 		lx.seq++
 		f := &lx.frame
 		f.Offset = lx.base + int64(lx.evStart)
 		f.Seq = lx.seq
 		if lx.typeTo > lx.typeFrom {
-			f.Event = lx.buf[lx.typeFrom:lx.typeTo:lx.typeTo]
+			f.Event = b[lx.typeFrom:lx.typeTo:lx.typeTo]
 		} else {
 			lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
 			f.Event = lx.message[:]
 		}
 		if lx.nData == 1 {
-			f.Data = lx.buf[lx.dataFrom:lx.dataTo:lx.dataTo]
+			f.Data = b[lx.dataFrom:lx.dataTo:lx.dataTo]
 		} else {
 			f.Data = lx.data[:len(lx.data):len(lx.data)]
 		}
-		f.ID = lx.LastEventID()
+		if lx.lastInBuf {
+			f.ID = b[lx.lastFrom:lx.lastTo:lx.lastTo]
+		} else {
+			f.ID = lx.lastID
+		}
 		f.Retry, f.HasRetry = lx.retry, lx.hasRetry
 	}
 	lx.clearPending()
