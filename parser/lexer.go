@@ -91,6 +91,7 @@ type Lexer struct {
 	lfNext int
 	crNext int
 	skipLF bool // the previous line ended with a CR at the end of the input seen so far
+	lastCR bool // the last line that Next's general loop processed ended with a CR
 	bomOK  bool // the start of the stream has been checked for a BOM
 	closed bool
 	// drained reports that Next has run out of complete lines since the
@@ -233,7 +234,7 @@ func (lx *Lexer) Next() bool {
 		}
 		lx.err = nil
 	}
-	if lx.bomOK && !lx.skipLF && lx.skip == skipNone && lx.scan(lx.buf) {
+	if lx.bomOK && !lx.skipLF && lx.skip == skipNone && !lx.lastCR && lx.scan(lx.buf) {
 		return true
 	}
 	for {
@@ -254,7 +255,7 @@ func (lx *Lexer) Next() bool {
 			}
 		}
 		b := lx.buf
-		if lx.skip == skipNone && lx.scan(b) {
+		if lx.skip == skipNone && !lx.lastCR && lx.scan(b) {
 			return true
 		}
 		// Find the line end. Each byte is searched at most once for LF
@@ -293,7 +294,10 @@ func (lx *Lexer) Next() bool {
 			return lx.end()
 		}
 		next := e + 1
-		if b[e] == '\r' {
+		// scan handles only LF line ends: in a CRLF stream it would stop
+		// at every line, so it is not entered after a line ending in CR.
+		lx.lastCR = b[e] == '\r'
+		if lx.lastCR {
 			if next < len(b) {
 				if b[next] == '\n' {
 					next++
