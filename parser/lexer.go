@@ -7,8 +7,10 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
 )
 
 // DefaultMaxEventSize is the MaxEventSize used when Options leaves it at 0:
@@ -89,6 +91,7 @@ type Lexer struct {
 	lfNext int
 	crNext int
 	skipLF bool // the previous line ended with a CR at the end of the input seen so far
+	lastCR bool // the last line that Next's general loop processed ended with a CR
 	bomOK  bool // the start of the stream has been checked for a BOM
 	closed bool
 	// drained reports that Next has run out of complete lines since the
@@ -231,6 +234,9 @@ func (lx *Lexer) Next() bool {
 		}
 		lx.err = nil
 	}
+	if lx.bomOK && !lx.skipLF && lx.skip == skipNone && !lx.lastCR && lx.scan(lx.buf) {
+		return true
+	}
 	for {
 		if !lx.bomOK && !lx.stripBOM() {
 			return lx.end()
@@ -248,11 +254,14 @@ func (lx *Lexer) Next() bool {
 				}
 			}
 		}
+		b := lx.buf
+		if lx.skip == skipNone && !lx.lastCR && lx.scan(b) {
+			return true
+		}
 		// Find the line end. Each byte is searched at most once for LF
 		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
 		// LF and buf[cur:crNext] no CR. In a stream without CRs the CR
 		// search runs once per crWindow bytes, not once per line.
-		b := lx.buf
 		ls := lx.cur
 		lf := max(lx.lfNext, ls)
 		if lf < len(b) && b[lf] != '\n' {
@@ -285,7 +294,10 @@ func (lx *Lexer) Next() bool {
 			return lx.end()
 		}
 		next := e + 1
-		if b[e] == '\r' {
+		// scan handles only LF line ends: in a CRLF stream it would stop
+		// at every line, so it is not entered after a line ending in CR.
+		lx.lastCR = b[e] == '\r'
+		if lx.lastCR {
 			if next < len(b) {
 				if b[next] == '\n' {
 					next++
@@ -329,6 +341,120 @@ func (lx *Lexer) Next() bool {
 		}
 	}
 }
+
+// scan is the fast path of Next for the lines that make up most streams:
+// it processes the complete lines from cur on that end with an LF before
+// crNext (so hold no CR) within MaxEventSize of start and are blank, an
+// "id" line, or an event's first "data" line, keeping its state in locals.
+// It stops at the first other line, leaving it to Next with lfNext at its
+// LF so that no byte is searched twice, and reports whether it dispatched
+// a frame.
+func (lx *Lexer) scan(b []byte) bool {
+	ls := lx.cur
+	if ls < lx.lfNext {
+		return false // a search is under way: Next resumes it
+	}
+	// Line ends before end hold no CR and are within max of start. The
+	// limit is capped at len(b) so that start+max cannot overflow.
+	end := min(lx.crNext, lx.start+min(lx.max, len(b))+1, len(b))
+	for ls < end {
+		c := b[ls]
+		if c == '\n' {
+			next := ls + 1
+			lx.cur = next
+			if lx.dispatch(next) {
+				return true
+			}
+			end = min(lx.crNext, next+min(lx.max, len(b))+1, len(b))
+			ls = next
+			continue
+		}
+		e, from := -1, ls+1
+		if c == 'i' && ls+16 <= end {
+			// An id line, usually short, is read as two words: its end
+			// is found, and the id checked for NULs, without a call.
+			lo := binary.LittleEndian.Uint64(b[ls:])
+			hi := binary.LittleEndian.Uint64(b[ls+8:])
+			if m := zeroBytes(lo ^ lfs); m != 0 {
+				e = ls + bits.TrailingZeros64(m)>>3
+			} else if m := zeroBytes(hi ^ lfs); m != 0 {
+				e = ls + 8 + bits.TrailingZeros64(m)>>3
+			} else {
+				from = ls + 16
+			}
+			if k := uint(e - ls); e >= 0 && k >= 3 && lo&0xFFFFFF == 'i'|'d'<<8|':'<<16 {
+				v := ls + 3
+				if k > 3 && byte(lo>>24) == ' ' {
+					v++
+				}
+				// The line is the first k bytes of lo, hi; "id:" has no
+				// NUL. Bytes past the line are set to 0xFF, not a NUL.
+				var z uint64
+				if k < 8 {
+					z = zeroBytes(lo | ^uint64(0)<<(8*k))
+				} else {
+					z = zeroBytes(lo) | zeroBytes(hi|^uint64(0)<<(8*(k-8)))
+				}
+				if z == 0 {
+					lx.idFrom, lx.idTo, lx.idSet = v, e, true
+				}
+				lx.scanned += int64(e-ls) + int64(e-v)
+				if !lx.pending {
+					lx.pending = true
+					lx.evStart = ls
+				}
+				ls = e + 1
+				continue
+			}
+		}
+		if e < 0 {
+			i := bytes.IndexByte(b[from:end], '\n')
+			if i < 0 {
+				lx.scanned += int64(end - ls)
+				lx.lfNext = end
+				break
+			}
+			e = from + i
+		}
+		lx.scanned += int64(e - ls)
+		switch line := b[ls:e]; {
+		case c == 'd' && lx.nData == 0 && len(line) >= 5 && string(line[:5]) == "data:":
+			v := ls + 5
+			if len(line) > 5 && line[5] == ' ' {
+				v++
+			}
+			lx.dataFrom, lx.dataTo, lx.nData = v, e, 1
+		case c == 'i' && len(line) >= 3 && line[1] == 'd' && line[2] == ':':
+			v := ls + 3
+			if len(line) > 3 && line[3] == ' ' {
+				v++
+			}
+			lx.setID(v, e)
+		default:
+			lx.lfNext = e
+			lx.cur = ls
+			return false
+		}
+		if !lx.pending {
+			lx.pending = true
+			lx.evStart = ls
+		}
+		ls = e + 1
+	}
+	lx.cur = ls
+	return false
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+	lfs   = '\n' * ones
+)
+
+// zeroBytes returns a word whose lowest set bit is the high bit of the
+// first zero byte of w in little-endian order, or 0 when w has none. Bits
+// above that one may be set wrongly.
+func zeroBytes(w uint64) uint64 { return (w - ones) &^ w & highs }
 
 // Frame returns the frame that the last call to Next that returned true
 // advanced to. Its slices alias the Lexer's buffers and are valid only until
@@ -686,22 +812,27 @@ func (lx *Lexer) dispatch(next int) bool {
 	}
 	ok := lx.nData > 0
 	if ok {
+		b := lx.buf
 		lx.seq++
 		f := &lx.frame
 		f.Offset = lx.base + int64(lx.evStart)
 		f.Seq = lx.seq
 		if lx.typeTo > lx.typeFrom {
-			f.Event = lx.buf[lx.typeFrom:lx.typeTo:lx.typeTo]
+			f.Event = b[lx.typeFrom:lx.typeTo:lx.typeTo]
 		} else {
 			lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
 			f.Event = lx.message[:]
 		}
 		if lx.nData == 1 {
-			f.Data = lx.buf[lx.dataFrom:lx.dataTo:lx.dataTo]
+			f.Data = b[lx.dataFrom:lx.dataTo:lx.dataTo]
 		} else {
 			f.Data = lx.data[:len(lx.data):len(lx.data)]
 		}
-		f.ID = lx.LastEventID()
+		if lx.lastInBuf {
+			f.ID = b[lx.lastFrom:lx.lastTo:lx.lastTo]
+		} else {
+			f.ID = lx.lastID
+		}
 		f.Retry, f.HasRetry = lx.retry, lx.hasRetry
 	}
 	lx.clearPending()
