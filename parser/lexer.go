@@ -7,7 +7,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/binary"
 	"io"
 	"math"
 	"math/bits"
@@ -373,8 +372,8 @@ func (lx *Lexer) scan(b []byte) bool {
 		if c == 'i' && ls+16 <= end {
 			// An id line, usually short, is read as two words: its end
 			// is found, and the id checked for NULs, without a call.
-			lo := binary.LittleEndian.Uint64(b[ls:])
-			hi := binary.LittleEndian.Uint64(b[ls+8:])
+			lo := word(b[ls:])
+			hi := word(b[ls+8:])
 			if m := zeroBytes(lo ^ lfs); m != 0 {
 				e = ls + bits.TrailingZeros64(m)>>3
 			} else if m := zeroBytes(hi ^ lfs); m != 0 {
@@ -455,6 +454,15 @@ const (
 // first zero byte of w in little-endian order, or 0 when w has none. Bits
 // above that one may be set wrongly.
 func zeroBytes(w uint64) uint64 { return (w - ones) &^ w & highs }
+
+// word reads the first 8 bytes of b as a little-endian word, which the
+// compiler makes one load (encoding/binary would link reflect into the
+// WebAssembly module).
+func word(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
 
 // Frame returns the frame that the last call to Next that returned true
 // advanced to. Its slices alias the Lexer's buffers and are valid only until

@@ -853,3 +853,45 @@ func TestSyntaxErrorMessage(t *testing.T) {
 		t.Error("the message lacks the offset")
 	}
 }
+
+// TestShortIDs checks the id lines the lexer reads as two words: every
+// length up to 17 bytes, with and without the space, with a NUL at each
+// position (the id is then ignored) and without, followed by enough
+// buffered bytes for the word reads; fed whole and byte by byte.
+func TestShortIDs(t *testing.T) {
+	const rest = "data: x\n\n: padding so that sixteen bytes follow\n\n"
+	for n := 0; n <= 17; n++ {
+		for nul := -1; nul < n; nul++ {
+			for _, sep := range []string{":", ": "} {
+				id := []byte(strings.Repeat("k", n))
+				for i := range id {
+					id[i] = 'a' + byte(i)
+				}
+				if nul >= 0 {
+					id[nul] = 0
+				}
+				in := "id: before\ndata: a\n\nid" + sep + string(id) + "\n" + rest
+				want := string(id)
+				if nul >= 0 {
+					want = "before"
+				}
+				for _, chunk := range []int{len(in), 1} {
+					lx := parser.NewLexer(nil)
+					var ids []string
+					for p := in; len(p) > 0; {
+						c := p[:min(chunk, len(p))]
+						p = p[len(c):]
+						lx.Write([]byte(c))
+						for lx.Next() {
+							f := lx.Frame()
+							ids = append(ids, string(f.ID))
+						}
+					}
+					if len(ids) != 2 || ids[0] != "before" || ids[1] != want {
+						t.Fatalf("id%s%q in chunks of %d: frame ids %q, want [before %q]", sep, id, chunk, ids, want)
+					}
+				}
+			}
+		}
+	}
+}
