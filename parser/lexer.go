@@ -233,7 +233,7 @@ func (lx *Lexer) Next() bool {
 		}
 		lx.err = nil
 	}
-	if lx.bomOK && !lx.skipLF && lx.skip == skipNone && !lx.lastCR && lx.scan(lx.buf) {
+	if lx.scannable() && lx.scan(lx.buf) {
 		return true
 	}
 	for {
@@ -341,6 +341,13 @@ func (lx *Lexer) Next() bool {
 	}
 }
 
+// scannable reports whether Next may start with scan: the BOM is settled,
+// no LF of a CRLF split across writes is pending, the last line did not end
+// with a CR and nothing is being skipped.
+func (lx *Lexer) scannable() bool {
+	return lx.bomOK && !lx.skipLF && lx.skip == skipNone && !lx.lastCR
+}
+
 // scan is the fast path of Next for the lines that make up most streams:
 // it processes the complete lines from cur on that end with an LF before
 // crNext (so hold no CR) within MaxEventSize of start and are blank, an
@@ -356,63 +363,51 @@ func (lx *Lexer) scan(b []byte) bool {
 	// Line ends before end hold no CR and are within max of start. The
 	// limit is capped at len(b) so that start+max cannot overflow.
 	end := min(lx.crNext, lx.start+min(lx.max, len(b))+1, len(b))
-	if !lx.pending && ls+16 <= end && b[ls] == 'i' {
+	if bb := b[:max(end, 0)]; !lx.pending && ls+16 <= len(bb) && word(bb[ls:])&0xFFFFFF == 'i'|'d'<<8|':'<<16 {
 		// The shape of almost every event, "id: …", "data: …" and a
 		// blank line, is read and dispatched here in one go with its
-		// state in locals. The id line is read as in the loop below.
-		lo := word(b[ls:])
-		hi := word(b[ls+8:])
+		// state in locals. The id line's end is its first LF or NUL
+		// within two words; an id with a NUL, or longer, is left to the
+		// loop below.
+		lo := word(bb[ls:])
+		hi := word(bb[ls+8:])
 		e := -1
-		if m := zeroBytes(lo ^ lfs); m != 0 {
+		if m := zeroBytes(lo^lfs) | zeroBytes(lo); m != 0 {
 			e = ls + bits.TrailingZeros64(m)>>3
-		} else if m := zeroBytes(hi ^ lfs); m != 0 {
+		} else if m := zeroBytes(hi^lfs) | zeroBytes(hi); m != 0 {
 			e = ls + 8 + bits.TrailingZeros64(m)>>3
 		}
 		d := e + 1 // the data line
-		if k := uint(e - ls); e >= 0 && k >= 3 && lo&0xFFFFFF == 'i'|'d'<<8|':'<<16 && d+5 < end && string(b[d:d+5]) == "data:" {
+		if e >= 0 && bb[e] == '\n' && d+6 <= len(bb) && string(bb[d:d+5]) == "data:" {
 			v := ls + 3
-			if k > 3 && byte(lo>>24) == ' ' {
+			if byte(lo>>24) == ' ' {
 				v++
 			}
-			var z uint64
-			if k < 8 {
-				z = zeroBytes(lo | ^uint64(0)<<(8*k))
-			} else {
-				z = zeroBytes(lo) | zeroBytes(hi|^uint64(0)<<(8*(k-8)))
-			}
 			w := d + 5
-			if b[w] == ' ' {
+			if bb[w] == ' ' {
 				w++
 			}
-			i := bytes.IndexByte(b[w:end], '\n')
-			if i >= 0 && w+i+1 < end && b[w+i+1] == '\n' {
-				de := w + i // the data line's end
+			i := bytes.IndexByte(bb[w:], '\n')
+			de := w + i // the data line's end
+			if i >= 0 && de+1 < len(bb) && bb[de+1] == '\n' {
 				next := de + 2
 				lx.scanned += int64(e-ls) + int64(e-v) + int64(de-d)
 				lx.start, lx.cur = next, next
-				f := &lx.frame
-				if z == 0 {
-					lx.lastFrom, lx.lastTo, lx.lastInBuf = v, e, true
-					f.ID = b[v:e:e]
-				} else if lx.lastInBuf {
-					f.ID = b[lx.lastFrom:lx.lastTo:lx.lastTo]
-				} else {
-					f.ID = lx.lastID
-				}
+				lx.lastFrom, lx.lastTo, lx.lastInBuf = v, e, true
 				lx.seq++
+				f := &lx.frame
 				f.Offset = lx.base + int64(ls)
 				f.Seq = lx.seq
 				lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
 				f.Event = lx.message[:]
-				f.Data = b[w:de:de]
+				f.Data = bb[w:de:de]
+				f.ID = bb[v:e:e]
 				f.Retry, f.HasRetry = 0, false
 				return true
 			}
 			// Not that shape: record the two lines as the loop would.
 			lx.pending, lx.evStart = true, ls
-			if z == 0 {
-				lx.idFrom, lx.idTo, lx.idSet = v, e, true
-			}
+			lx.idFrom, lx.idTo, lx.idSet = v, e, true
 			lx.scanned += int64(e-ls) + int64(e-v)
 			if i < 0 {
 				lx.scanned += int64(end - d)
@@ -420,9 +415,9 @@ func (lx *Lexer) scan(b []byte) bool {
 				lx.cur = d
 				return false
 			}
-			lx.scanned += int64(w + i - d)
-			lx.dataFrom, lx.dataTo, lx.nData = w, w+i, 1
-			ls = w + i + 1
+			lx.scanned += int64(de - d)
+			lx.dataFrom, lx.dataTo, lx.nData = w, de, 1
+			ls = de + 1
 		}
 	}
 	for ls < end {
