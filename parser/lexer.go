@@ -387,11 +387,14 @@ func (lx *Lexer) scan(b []byte) bool {
 			if bb[w] == ' ' {
 				w++
 			}
-			i := bytes.IndexByte(bb[w:], '\n')
+			data := bb[w:]
+			i := bytes.IndexByte(data, '\n')
 			de := w + i // the data line's end
-			if i >= 0 && de+1 < len(bb) && bb[de+1] == '\n' {
+			if i >= 0 && i+1 < len(data) && data[i+1] == '\n' {
 				next := de + 2
-				lx.scanned += int64(e-ls) + int64(e-v) + int64(de-d)
+				// The bytes of both lines before their LFs, and the id
+				// again for its NUL.
+				lx.scanned += int64(de - ls - 1 + e - v)
 				lx.start, lx.cur = next, next
 				lx.lastFrom, lx.lastTo, lx.lastInBuf = v, e, true
 				lx.seq++
@@ -400,7 +403,7 @@ func (lx *Lexer) scan(b []byte) bool {
 				f.Seq = lx.seq
 				lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
 				f.Event = lx.message[:]
-				f.Data = bb[w:de:de]
+				f.Data = data[:i:i]
 				f.ID = bb[v:e:e]
 				f.Retry, f.HasRetry = 0, false
 				return true
