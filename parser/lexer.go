@@ -227,14 +227,24 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 // an event is returned once every complete frame has been, and it is
 // sticky.
 func (lx *Lexer) Next() bool {
+	if lx.err == nil && lx.scannable() && lx.scan(lx.buf) {
+		return true
+	}
+	return lx.next()
+}
+
+// next is Next past its fast path: a pending error, the BOM, a CRLF split
+// across writes, skipped events, and every line scan leaves. It is apart
+// so that its large stack frame is not set up for the events scan takes.
+func (lx *Lexer) next() bool {
 	if lx.err != nil {
 		if lx.fatal {
 			return false
 		}
 		lx.err = nil
-	}
-	if lx.scannable() && lx.scan(lx.buf) {
-		return true
+		if lx.scannable() && lx.scan(lx.buf) {
+			return true
+		}
 	}
 	for {
 		if !lx.bomOK && !lx.stripBOM() {

@@ -115,8 +115,10 @@ type Reducer struct {
 	// general path, past appendToken: tests set it (export_test.go) to
 	// check that the fast path changes nothing.
 	generalOnly bool
-	// token tells that appendToken applied the last event.
+	// token tells that appendToken applied the last event, to live, the
+	// live text part of r.recent.
 	token bool
+	live  *Part
 }
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -420,7 +422,7 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 		return false
 	}
 	r.extend(f, a, text, p.Text, grow)
-	r.token = true
+	r.token, r.live = true, text
 	return true
 }
 
@@ -431,17 +433,17 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 	text.Text = appendDelta(text.Text, delta)
 	a.size = grow
 	if end := utf8buf.CompletePrefix(text.Text); end > a.shown {
-		// Field by field into a cleared slot: a composite literal would be
-		// built on the stack and copied, which stalls on store forwarding.
+		// Field by field, every field: a composite literal would be built
+		// on the stack and copied, which stalls on store forwarding.
 		n := len(r.updates)
 		if n == cap(r.updates) {
 			r.updates = append(r.updates, Update{})
 		} else {
 			r.updates = r.updates[:n+1]
-			r.updates[n] = Update{}
 		}
 		u := &r.updates[n]
 		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seqOf(f), a, text.Text[a.shown:end]
+		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
 		a.shown = end
 	}
 }
@@ -452,16 +454,20 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 // another delta for the same task and artifact: only what the delta's
 // text or the run's state can change is checked again.
 func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
-	a := r.recent
+	a, text := r.recent, r.live
 	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
-	text := &a.Parts[len(a.Parts)-1]
 	grow := a.size + len(delta)
 	if r.err != nil || r.finished || r.terminal || len(delta) == 0 ||
 		grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
 		return false
 	}
 	r.updates = r.updates[:0]
-	r.lastID = append(r.lastID[:0], f.ID...)
+	if len(f.ID) <= cap(r.lastID) {
+		r.lastID = r.lastID[:len(f.ID)]
+		copy(r.lastID, f.ID)
+	} else {
+		r.lastID = append(r.lastID[:0], f.ID...)
+	}
 	r.extend(f, a, text, delta, grow)
 	return true
 }

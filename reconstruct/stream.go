@@ -116,7 +116,12 @@ func (s *Stream) Next() bool {
 				s.shape = 0
 			case sh != 0 && sh == s.shape && s.red.repeat(&f, ev):
 				// Another delta of the last one's shape, appended as
-				// the reducer's fast path appended the last.
+				// the reducer's fast path appended the last. Its one
+				// update, if any, is handed out at once.
+				if u := s.red.updates; len(u) == 1 {
+					s.batch, s.next, s.cur = u, 1, &u[0]
+					return true
+				}
 			default:
 				s.red.Apply(&f, ev)
 				s.shape = 0
@@ -247,39 +252,8 @@ const maxEmptyReads = 100
 func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 	return func(yield func(Update, error) bool) {
 		s := NewStream(opts)
-		empty := 0
-		for !s.closed {
-			// Read straight into the lexer's buffer: Write would copy
-			// every byte once more. Next has run out before each read,
-			// so the buffer is never full.
-			n, err := s.lx.Fill(r, readSize)
-			if n > 0 {
-				empty = 0
-				for s.Next() {
-					if !yield(*s.cur, nil) {
-						return
-					}
-				}
-			} else if err == nil {
-				if empty++; empty >= maxEmptyReads {
-					err = io.ErrNoProgress
-				}
-			}
-			switch {
-			case err == io.EOF:
-				s.Close()
-			case err != nil:
-				s.CloseWithError(err)
-			case s.red.err != nil:
-				// The run ended with an error: nothing more it
-				// reads can change it, so stop reading.
-				s.Close()
-			}
-		}
-		for s.Next() {
-			if !yield(*s.cur, nil) {
-				return
-			}
+		if !s.readFrom(r, func(u *Update) bool { return yield(*u, nil) }) {
+			return
 		}
 		if err := s.red.err; err != nil {
 			yield(Update{}, err)
@@ -287,16 +261,55 @@ func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 	}
 }
 
+// readFrom runs the whole stream read from r through s, handing each
+// update to each (nil: the updates are dropped), and reports whether it
+// went to the end: false when each returned false.
+func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
+	empty := 0
+	for !s.closed {
+		// Read straight into the lexer's buffer: Write would copy every
+		// byte once more. Next has run out before each read, so the
+		// buffer is never full.
+		n, err := s.lx.Fill(r, readSize)
+		if n > 0 {
+			empty = 0
+			if !s.drain(each) {
+				return false
+			}
+		} else if err == nil {
+			if empty++; empty >= maxEmptyReads {
+				err = io.ErrNoProgress
+			}
+		}
+		switch {
+		case err == io.EOF:
+			s.Close()
+		case err != nil:
+			s.CloseWithError(err)
+		case s.red.err != nil:
+			// The run ended with an error: nothing more it reads can
+			// change it, so stop reading.
+			s.Close()
+		}
+	}
+	return s.drain(each)
+}
+
+// drain hands the pending updates to each, or drops them when each is
+// nil, and reports whether each accepted them all.
+func (s *Stream) drain(each func(*Update) bool) bool {
+	for s.Next() {
+		if each != nil && !each(s.cur) {
+			return false
+		}
+	}
+	return true
+}
+
 // Read reads a whole stream from r and returns the run. The error is
 // Result.Err: nil when the run reached a terminal or interrupted state.
 func Read(r io.Reader, opts *Options) (*Result, error) {
-	var res *Result
-	var err error
-	for u, e := range Updates(r, opts) {
-		if u.Kind == UpdateDone {
-			res = u.Result
-		}
-		err = e
-	}
-	return res, err
+	s := NewStream(opts)
+	s.readFrom(r, nil)
+	return s.Result(), s.red.err
 }
