@@ -1,6 +1,7 @@
 package reconstruct_test
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,19 +48,22 @@ var fastPathEdges = sse("fp",
 	more("a", "after the end"),
 )
 
-// update is an Update with its views copied, for comparison.
+// update is an Update with its views copied, for comparison; one with
+// only LastEventID set records Stream.LastEventID after the updates of a
+// chunk.
 type update struct {
-	Kind     reconstruct.UpdateKind
-	Seq      int64
-	Artifact string
-	Text     string
-	State    string
-	Message  string
-	Err      string
+	Kind        reconstruct.UpdateKind
+	Seq         int64
+	Artifact    string
+	Text        string
+	State       string
+	Message     string
+	Err         string
+	LastEventID string
 }
 
-// runUpdates feeds in to s in chunks, closes it and returns every update
-// and the Result.
+// runUpdates feeds in to s in chunks, closes it and returns every update,
+// with the last event id after each chunk's, and the Result.
 func runUpdates(s *reconstruct.Stream, in string, split splitter) ([]update, *reconstruct.Result) {
 	var out []update
 	drain := func() {
@@ -77,6 +81,7 @@ func runUpdates(s *reconstruct.Stream, in string, split splitter) ([]update, *re
 			}
 			out = append(out, c)
 		}
+		out = append(out, update{LastEventID: string(s.LastEventID())})
 	}
 	off := 0
 	for _, k := range split(len(in)) {
@@ -101,8 +106,11 @@ var cmpExact = cmp.Options{
 // deltas changes nothing: on every test stream, whole, in random pieces and
 // byte by byte, with the default limits and with limits that deltas cross,
 // a Stream whose Reducer takes the general path for every event gives the
-// same updates, in the same order, and the same Result, down to the
-// artifacts' unexported fields.
+// same updates, in the same order, the same last event id after every
+// chunk (the fast path keeps it as a view into the lexer's buffer, which
+// the chunks move), and the same Result, down to the artifacts' unexported
+// fields; and so does Read, which drops the updates, on reads of the same
+// sizes.
 func TestDeltaFastPath(t *testing.T) {
 	streams := append(corpus(t), corpusStream{"fastPathEdges", fastPathEdges},
 		corpusStream{"fastPathEdges/jsonrpc", rpc(fastPathEdges)},
@@ -128,10 +136,37 @@ func TestDeltaFastPath(t *testing.T) {
 					if diff := cmp.Diff(want, got, cmpExact); diff != "" {
 						t.Fatalf("Result differs (-general +fast):\n%s", diff)
 					}
+					read, err := reconstruct.Read(&pieceReader{in: c.in, sizes: split(len(c.in))}, opts)
+					if diff := cmp.Diff(want, read, cmpExact); diff != "" {
+						t.Fatalf("Read's Result differs (-general +Read):\n%s", diff)
+					}
+					if err != read.Err {
+						t.Fatalf("Read returned %v, its Result has %v", err, read.Err)
+					}
 				})
 			}
 		}
 	}
+}
+
+// pieceReader reads in in pieces of the given sizes, one per call.
+type pieceReader struct {
+	in    string
+	sizes []int
+}
+
+func (r *pieceReader) Read(p []byte) (int, error) {
+	if len(r.in) == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), len(r.in))
+	if len(r.sizes) > 0 {
+		k = min(k, r.sizes[0])
+		r.sizes = r.sizes[1:]
+	}
+	n := copy(p, r.in[:k])
+	r.in = r.in[n:]
+	return n, nil
 }
 
 // generalOnly returns a Stream whose Reducer takes the general path for
@@ -205,6 +240,44 @@ func TestDeltaFastPathTakes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLastEventIDView follows the last event id through writes that move
+// the lexer's buffer and overwrite the lexer's own copy of the id, which
+// Reducer.repeat leaves the id a view of: an event without an id line
+// takes its id from that copy, and an id-only event (no data, so nothing
+// applied) changes the copy but not the last event applied.
+func TestLastEventIDView(t *testing.T) {
+	pad := ": " + strings.Repeat("p", 5000) + "\n"
+	pieces := []string{
+		"id: t1\ndata: " + task("TASK_STATE_WORKING") + "\n\nid: d1\ndata: " + first("a", "x") + "\n\nid: d2\ndata: " + more("a", "y") + "\n\n",
+		pad,
+		"data: " + more("a", "z") + "\n\n",
+		"id: only\n\n",
+		pad,
+		"data: " + more("a", "w") + "\n\n",
+	}
+	want := []string{"d2", "d2", "d2", "d2", "d2", "only"}
+	var sizes []int
+	for _, p := range pieces {
+		sizes = append(sizes, len(p))
+	}
+	split := func(int) []int { return sizes }
+	in := strings.Join(pieces, "")
+	general, _ := runUpdates(generalOnly(nil), in, split)
+	fast, _ := runUpdates(reconstruct.NewStream(nil), in, split)
+	if diff := cmp.Diff(general, fast); diff != "" {
+		t.Fatalf("updates differ (-general +fast):\n%s", diff)
+	}
+	var got []string
+	for _, u := range fast {
+		if u.Kind == 0 {
+			got = append(got, u.LastEventID)
+		}
+	}
+	if diff := cmp.Diff(append(want, "only"), got); diff != "" {
+		t.Fatalf("last event id after each write, then after Close (-want +got):\n%s", diff)
 	}
 }
 

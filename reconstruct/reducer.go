@@ -109,7 +109,13 @@ type Reducer struct {
 	updates  []Update
 	resolver citations.Resolver
 	cparts   []citations.Part
-	lastID   []byte // the SSE id of the last event applied
+	// lastID is the SSE id of the last event applied: idBuf, the
+	// Reducer's copy, or after repeat a view of the frame's id (idView),
+	// which the Stream makes a copy with ownID before its lexer's buffer
+	// can change.
+	lastID []byte
+	idBuf  []byte
+	idView bool
 
 	// generalOnly sends every artifact update down applyArtifact's
 	// general path, past appendToken: tests set it (export_test.go) to
@@ -119,6 +125,9 @@ type Reducer struct {
 	// live text part of r.recent.
 	token bool
 	live  *Part
+	// mute drops the text updates of token deltas (a.shown still moves):
+	// Read sets it, as nothing reads them.
+	mute bool
 }
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -138,8 +147,9 @@ func (r *Reducer) Reset(opts *Options) {
 		updates:  r.updates[:0],
 		resolver: r.resolver,
 		cparts:   r.cparts[:0],
-		lastID:   r.lastID[:0],
+		idBuf:    r.idBuf[:0],
 	}
+	r.lastID = r.idBuf
 	r.resolver.Reset(r.opts.Citations)
 }
 
@@ -203,7 +213,8 @@ func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
 		return ErrClosed
 	}
 	if f != nil {
-		r.lastID = append(r.lastID[:0], f.ID...)
+		r.idBuf = append(r.idBuf[:0], f.ID...)
+		r.lastID, r.idView = r.idBuf, false
 	}
 	switch ev.Kind {
 	case parser.KindTask:
@@ -430,9 +441,15 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 // size of a, and hands out the text's new whole characters: emitText for
 // an artifact not being sealed, in line.
 func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte, grow int) {
-	text.Text = appendDelta(text.Text, delta)
+	if t := text.Text; len(t)+len(delta) <= cap(t) {
+		text.Text = utf8buf.Append(t, delta)
+	} else {
+		text.Text = appendDelta(t, delta)
+	}
 	a.size = grow
-	if end := utf8buf.CompletePrefix(text.Text); end > a.shown {
+	if end := utf8buf.CompletePrefix(text.Text); end > a.shown && r.mute {
+		a.shown = end
+	} else if end > a.shown {
 		// Field by field, every field: a composite literal would be built
 		// on the stack and copied, which stalls on store forwarding.
 		n := len(r.updates)
@@ -462,14 +479,18 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 		return false
 	}
 	r.updates = r.updates[:0]
-	if len(f.ID) <= cap(r.lastID) {
-		r.lastID = r.lastID[:len(f.ID)]
-		copy(r.lastID, f.ID)
-	} else {
-		r.lastID = append(r.lastID[:0], f.ID...)
-	}
+	r.lastID, r.idView = f.ID, true
 	r.extend(f, a, text, delta, grow)
 	return true
+}
+
+// ownID makes the last event id a copy of its own, no longer a view of a
+// frame's id.
+func (r *Reducer) ownID() {
+	if r.idView {
+		r.idBuf = append(r.idBuf[:0], r.lastID...)
+		r.lastID, r.idView = r.idBuf, false
+	}
 }
 
 // applyArtifact appends or replaces the parts of one artifact and seals it

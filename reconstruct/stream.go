@@ -81,6 +81,9 @@ func (s *Stream) Write(p []byte) (int, error) {
 	if s.red.err != nil {
 		return len(p), nil
 	}
+	// The lexer may move or overwrite its buffer, where the last event id
+	// may be.
+	s.red.ownID()
 	return s.lx.Write(p)
 }
 
@@ -88,13 +91,13 @@ func (s *Stream) Write(p []byte) (int, error) {
 // returns false when the input written so far is used up (write more, or
 // Close) and after the UpdateDone.
 func (s *Stream) Next() bool {
+	if s.next < len(s.batch) {
+		s.cur = &s.batch[s.next]
+		s.next++
+		return true
+	}
+	s.batch, s.next, s.cur = s.batch[:0], 0, nil
 	for {
-		if s.next < len(s.batch) {
-			s.cur = &s.batch[s.next]
-			s.next++
-			return true
-		}
-		s.batch, s.next, s.cur = s.batch[:0], 0, nil
 		if s.red.finished {
 			return false
 		}
@@ -106,53 +109,73 @@ func (s *Stream) Next() bool {
 			}
 			return false
 		}
-		if s.lx.Next() {
-			f := s.lx.Frame()
-			f.Offset += s.base
-			ev, err := s.dec.Decode(&f)
-			switch sh := s.dec.Shape(); {
-			case err != nil:
-				s.red.Fail(err)
-				s.shape = 0
-			case sh != 0 && sh == s.shape && s.red.repeat(&f, ev):
-				// Another delta of the last one's shape, appended as
-				// the reducer's fast path appended the last. Its one
-				// update, if any, is handed out at once.
-				if u := s.red.updates; len(u) == 1 {
-					s.batch, s.next, s.cur = u, 1, &u[0]
-					return true
-				}
-			default:
-				s.red.Apply(&f, ev)
-				s.shape = 0
-				if s.red.token {
-					s.shape = sh
-				}
-			}
-			s.batch = s.red.Updates()
-			continue
-		}
-		err := s.lx.Err()
-		if err == nil && !s.closed {
+		if !s.read() && !s.end() {
 			return false
 		}
-		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-			// An oversized event: the run cannot be rebuilt without it.
-			s.red.Fail(s.shift(err))
-			s.batch = s.red.Updates()
+		if s.batch = s.red.Updates(); len(s.batch) > 0 {
+			s.cur, s.next = &s.batch[0], 1
+			return true
+		}
+	}
+}
+
+// read lexes, decodes and applies events until one is applied other than
+// by Reducer.repeat, and reports whether one was: false when the input
+// written so far is used up. A delta that repeat applies is handed out at
+// once, as the one update in s.batch.
+func (s *Stream) read() bool {
+	for s.lx.Next() {
+		f := s.lx.Frame()
+		f.Offset += s.base
+		ev, err := s.dec.Decode(&f)
+		sh := s.dec.Shape()
+		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(&f, ev) {
+			// Another delta of the last one's shape, appended as the
+			// reducer's fast path appended the last. Its one update,
+			// if any, is handed out at once.
+			if u := s.red.updates; len(u) == 1 {
+				s.batch = u
+				return true
+			}
 			continue
 		}
-		// The end of the input, clean or cut inside an event.
-		cut := s.readErr
 		if err != nil {
-			cut = s.shift(err)
-			if s.readErr != nil {
-				cut = errors.Join(s.readErr, cut)
-			}
+			s.red.Fail(err)
+			s.shape = 0
+			return true
 		}
-		s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
-		s.batch = s.red.Updates()
+		s.red.Apply(&f, ev)
+		s.shape = 0
+		if s.red.token {
+			s.shape = sh
+		}
+		return true
 	}
+	return false
+}
+
+// end handles the lexer's stop short of a frame, and reports whether it
+// ended the run: false when it needs more input.
+func (s *Stream) end() bool {
+	err := s.lx.Err()
+	if err == nil && !s.closed {
+		return false
+	}
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		// An oversized event: the run cannot be rebuilt without it.
+		s.red.Fail(s.shift(err))
+		return true
+	}
+	// The end of the input, clean or cut inside an event.
+	cut := s.readErr
+	if err != nil {
+		cut = s.shift(err)
+		if s.readErr != nil {
+			cut = errors.Join(s.readErr, cut)
+		}
+	}
+	s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
+	return true
 }
 
 // shift moves the offset of a lexer error by the offset of the current
@@ -270,6 +293,7 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 		// Read straight into the lexer's buffer: Write would copy every
 		// byte once more. Next has run out before each read, so the
 		// buffer is never full.
+		s.red.ownID()
 		n, err := s.lx.Fill(r, readSize)
 		if n > 0 {
 			empty = 0
@@ -310,6 +334,7 @@ func (s *Stream) drain(each func(*Update) bool) bool {
 // Result.Err: nil when the run reached a terminal or interrupted state.
 func Read(r io.Reader, opts *Options) (*Result, error) {
 	s := NewStream(opts)
+	s.red.mute = true
 	s.readFrom(r, nil)
 	return s.Result(), s.red.err
 }

@@ -266,7 +266,20 @@ func Append(dst, p []byte) []byte {
 	from := CompletePrefix(dst)
 	dst = append(dst, p...)
 	// Without a 0xED there is nothing to join: the usual case, where this
-	// is the only scan of p and joinFrom is not entered.
+	// is the only scan of p and joinFrom is not entered. A tail of up to
+	// 16 bytes is checked within the last two words of dst, which may hold
+	// earlier bytes too: a 0xED among those only sends it to the exact
+	// scan.
+	switch n := len(dst); {
+	case n-from <= 8 && n >= 8:
+		if !hasLead(word64(dst[n-8:])) {
+			return dst
+		}
+	case n-from <= 16 && n >= 16:
+		if !hasLead(word64(dst[n-8:])) && !hasLead(word64(dst[n-16:])) {
+			return dst
+		}
+	}
 	if indexLead(dst[from:]) < 0 {
 		return dst
 	}
