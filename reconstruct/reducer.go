@@ -7,6 +7,7 @@ package reconstruct
 import (
 	"bytes"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
@@ -447,7 +448,15 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 		text.Text = appendDelta(t, delta)
 	}
 	a.size = grow
-	if end := utf8buf.CompletePrefix(text.Text); end > a.shown && r.mute {
+	// A delta (never empty here) that ends in ASCII ends the text on a
+	// whole character: joining pairs rewrites only non-ASCII bytes. Its
+	// last byte is read from the delta, as reading back a byte just copied
+	// would wait for the copy.
+	end := len(text.Text)
+	if delta[len(delta)-1] >= utf8.RuneSelf {
+		end = utf8buf.CompletePrefix(text.Text)
+	}
+	if end > a.shown && r.mute {
 		a.shown = end
 	} else if end > a.shown {
 		// Field by field, every field: a composite literal would be built

@@ -261,25 +261,15 @@ func joinFrom(p []byte, from int) []byte {
 func Append(dst, p []byte) []byte {
 	// A pair that p may complete starts at or after the complete prefix:
 	// CompletePrefix holds back a high surrogate followed by nothing or by
-	// the start of a low one. So the scan starts there, and at len(dst)
-	// (the delta alone) when dst ends on a whole character.
+	// the start of a low one. When dst ends on a whole character and p has
+	// no 0xED, there is nothing to join: the usual case, where this is the
+	// only scan of p (before the copy, as reading back bytes just copied
+	// stalls) and joinFrom is not entered.
 	from := CompletePrefix(dst)
-	dst = append(dst, p...)
-	// Without a 0xED there is nothing to join: the usual case, where this
-	// is the only scan of p and joinFrom is not entered. A tail of up to
-	// 16 bytes is checked within the last two words of dst, which may hold
-	// earlier bytes too: a 0xED among those only sends it to the exact
-	// scan.
-	switch n := len(dst); {
-	case n-from <= 8 && n >= 8:
-		if !hasLead(word64(dst[n-8:])) {
-			return dst
-		}
-	case n-from <= 16 && n >= 16:
-		if !hasLead(word64(dst[n-8:])) && !hasLead(word64(dst[n-16:])) {
-			return dst
-		}
+	if from == len(dst) && indexLead(p) < 0 {
+		return append(dst, p...)
 	}
+	dst = append(dst, p...)
 	if indexLead(dst[from:]) < 0 {
 		return dst
 	}
