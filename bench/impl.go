@@ -162,7 +162,7 @@ func runLexerDecoder(r io.Reader, _ *Corpus, s *Sink) error {
 	var text []byte
 	for rd.Next() {
 		f := rd.Frame()
-		ev, err := dec.Decode(&f)
+		ev, err := dec.Decode(f)
 		if err != nil {
 			return err
 		}

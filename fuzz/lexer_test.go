@@ -48,7 +48,7 @@ type lexOutcome struct {
 	HasRetry    bool
 }
 
-func frameOf(t *testing.T, f parser.Frame, seq int) refFrame {
+func frameOf(t *testing.T, f *parser.Frame, seq int) refFrame {
 	t.Helper()
 	if f.Seq != int64(seq) {
 		t.Fatalf("frame %d has Seq %d", seq, f.Seq)

@@ -46,7 +46,7 @@ func naiveReduce(in []byte) runView {
 	var dec parser.Decoder
 	for r.Next() && !v.Final {
 		f := r.Frame()
-		ev, err := dec.Decode(&f)
+		ev, err := dec.Decode(f)
 		if err != nil {
 			break
 		}

@@ -96,8 +96,7 @@ type (
 func lexFrames(tb testing.TB, lx *parser.Lexer, in []byte, fn func(f *parser.Frame)) {
 	lx.Write(in)
 	for lx.Next() {
-		f := lx.Frame()
-		fn(&f)
+		fn(lx.Frame())
 	}
 	if err := lx.Err(); err != nil {
 		tb.Fatal(err)
@@ -243,7 +242,7 @@ func lexEach(lx *parser.Lexer, f *parser.Frame, in []byte, chunk int, fn func(f 
 		p = p[len(c):]
 		lx.Write(c)
 		for lx.Next() {
-			*f = lx.Frame()
+			*f = *lx.Frame()
 			fn(f)
 		}
 	}

@@ -22,7 +22,7 @@
 //	}
 //
 // or, as an iterator, for f, err := range r.All() { ... }, where the error,
-// if any, comes once, last, with a zero Frame.
+// if any, comes once, last, with a nil Frame.
 //
 // With chunks pushed as a network or a browser delivers them, of any size
 // down to one byte:

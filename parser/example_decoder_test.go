@@ -33,7 +33,7 @@ data: {"statusUpdate":{"taskId":"task.1","status":{"state":"TASK_STATE_COMPLETED
 	var d parser.Decoder
 	for r.Next() {
 		f := r.Frame()
-		ev, err := d.Decode(&f)
+		ev, err := d.Decode(f)
 		if err != nil {
 			fmt.Println(err)
 			return

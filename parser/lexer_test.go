@@ -376,7 +376,7 @@ var lexCases = []lexCase{
 }
 
 // record formats a frame for comparison.
-func record(f parser.Frame) string {
+func record(f *parser.Frame) string {
 	s := fmt.Sprintf("@%d %s id=%q data=%q", f.Offset, f.Event, f.ID, f.Data)
 	if f.HasRetry {
 		s += fmt.Sprintf(" retry=%d", f.Retry)
@@ -833,8 +833,8 @@ func TestFrameClone(t *testing.T) {
 	c := f.Clone()
 	lx.Write([]byte("event: x\nid: y\ndata: c\ndata: d\n\n"))
 	lx.Next()
-	if record(c) != `@0 e id="i" data="a\nb"` {
-		t.Errorf("clone changed: %s", record(c))
+	if record(&c) != `@0 e id="i" data="a\nb"` {
+		t.Errorf("clone changed: %s", record(&c))
 	}
 	c.Data = append(c.Data, 'z')
 	if string(c.ID) != "i" {

@@ -101,10 +101,10 @@ func (r *Reader) fill() {
 }
 
 // Frame returns the frame that the last call to Next that returned true
-// advanced to. Its slices alias the Reader's buffers and are valid only
-// until the next call to Next or Reset; they must not be modified. Use
-// [Frame.Clone] to retain it.
-func (r *Reader) Frame() Frame { return r.lx.frame }
+// advanced to. The Frame is the Reader's own and its slices alias the
+// Reader's buffers: they are valid only until the next call to Next or
+// Reset and must not be modified. Use [Frame.Clone] to retain it.
+func (r *Reader) Frame() *Frame { return &r.lx.frame }
 
 // Err returns the error that stopped the last call to Next, or nil at the
 // clean end of the stream (and while Next keeps returning frames).
@@ -116,20 +116,20 @@ func (r *Reader) Err() error {
 }
 
 // All returns an iterator over the remaining frames. Each frame is yielded
-// with a nil error and is valid only until the loop body returns; use
-// [Frame.Clone] to keep it. If reading stops on an error, including an
-// oversized event, the error is yielded once, last, with a zero Frame, and
-// the iteration ends; call Next instead to continue after an oversized
-// event. A clean end of the stream yields no error.
-func (r *Reader) All() iter.Seq2[Frame, error] {
-	return func(yield func(Frame, error) bool) {
+// with a nil error, as Frame returns it: it is valid only until the loop
+// body returns; use [Frame.Clone] to keep it. If reading stops on an error,
+// including an oversized event, the error is yielded once, last, with a nil
+// Frame, and the iteration ends; call Next instead to continue after an
+// oversized event. A clean end of the stream yields no error.
+func (r *Reader) All() iter.Seq2[*Frame, error] {
+	return func(yield func(*Frame, error) bool) {
 		for r.Next() {
-			if !yield(r.lx.frame, nil) {
+			if !yield(&r.lx.frame, nil) {
 				return
 			}
 		}
 		if err := r.Err(); err != nil {
-			yield(Frame{}, err)
+			yield(nil, err)
 		}
 	}
 }

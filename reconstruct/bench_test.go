@@ -65,7 +65,7 @@ func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, c
 		lx.Write(c)
 		for lx.Next() {
 			f := lx.Frame()
-			if _, err := dec.Decode(&f); err != nil {
+			if _, err := dec.Decode(f); err != nil {
 				b.Fatal(err)
 			}
 			frames++

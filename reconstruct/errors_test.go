@@ -184,7 +184,7 @@ func modelOf(t testing.TB, in string) *model {
 	for rd.Next() && !m.final {
 		f := rd.Frame()
 		m.lastID = string(f.ID)
-		ev, err := dec.Decode(&f)
+		ev, err := dec.Decode(f)
 		if err != nil {
 			m.final = true
 			break

@@ -126,10 +126,14 @@ func (s *Stream) Next() bool {
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
-		f.Offset += s.base
-		ev, err := s.dec.Decode(&f)
+		if s.base != 0 {
+			c := *f
+			c.Offset += s.base
+			f = &c
+		}
+		ev, err := s.dec.Decode(f)
 		sh := s.dec.Shape()
-		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(&f, ev) {
+		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(f, ev) {
 			// Another delta of the last one's shape, appended as the
 			// reducer's fast path appended the last. Its one update,
 			// if any, is handed out at once.
@@ -144,7 +148,7 @@ func (s *Stream) read() bool {
 			s.shape = 0
 			return true
 		}
-		s.red.Apply(&f, ev)
+		s.red.Apply(f, ev)
 		s.shape = 0
 		if s.red.token {
 			s.shape = sh

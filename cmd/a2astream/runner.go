@@ -147,7 +147,7 @@ func (r *runner) drain() {
 // drainFrames hands the frame lexer's frames to the output.
 func (r *runner) drainFrames() {
 	for r.lx.Next() {
-		f := r.lx.Frame()
+		f := *r.lx.Frame()
 		f.Offset += r.base
 		ev, err := r.dec.Decode(&f)
 		r.out.frame(&f, ev, err)

@@ -181,7 +181,7 @@ func planCut(t *testing.T, data []byte, cut int, rpc bool) cutPlan {
 	var current string
 	for seq := 0; lx.Next(); seq++ {
 		f := lx.Frame()
-		ev, err := dec.Decode(&f)
+		ev, err := dec.Decode(f)
 		if err != nil {
 			t.Fatal(err)
 		}
