@@ -120,9 +120,8 @@ func (s *Stream) Next() bool {
 }
 
 // read lexes, decodes and applies events until one is applied other than
-// by Reducer.repeat, and reports whether one was: false when the input
-// written so far is used up. A delta that repeat applies is handed out at
-// once, as the one update in s.batch.
+// by Reducer.repeat, or repeat applies one with an update, and reports
+// whether one was: false when the input written so far is used up.
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
@@ -137,8 +136,7 @@ func (s *Stream) read() bool {
 			// Another delta of the last one's shape, appended as the
 			// reducer's fast path appended the last. Its one update,
 			// if any, is handed out at once.
-			if u := s.red.updates; len(u) == 1 {
-				s.batch = u
+			if len(s.red.updates) > 0 {
 				return true
 			}
 			continue
