@@ -133,6 +133,39 @@ func indexLead(p []byte) int {
 	return -1
 }
 
+// copyShort copies p, of 1 to 16 bytes, to dst, of the same length, when
+// no WTF-8 surrogate pair lies within p, and reports whether it did. A pair
+// is 6 bytes and starts with 0xED: p is read as words, which are checked
+// for a 0xED where a pair can start and then stored. Most deltas are that
+// short, and calls to indexLead and memmove would cost more than the copy.
+func copyShort(dst, p []byte) bool {
+	switch k := len(p); {
+	case k > 16 || k == 0 || len(dst) != k:
+		return false
+	case k >= 8:
+		lo, hi := word64(p), word64(p[k-8:])
+		if hasLead(lo) || hasLead(hi) {
+			return false
+		}
+		putWord64(dst, lo)
+		putWord64(dst[k-8:], hi)
+	case k >= 4:
+		// A pair within 7 bytes starts at p[0] or p[1].
+		lo, hi := word32(p), word32(p[k-4:])
+		if hasLead(uint64(lo)) {
+			return false
+		}
+		putWord32(dst, lo)
+		putWord32(dst[k-4:], hi)
+	default:
+		// No pair fits.
+		for i, c := range p {
+			dst[i] = c
+		}
+	}
+	return true
+}
+
 // hasLead reports whether a byte of x is 0xED: a zero byte of x^0xED…
 // borrows through its high bit, and any lowest such mark is exact.
 func hasLead(x uint64) bool {
@@ -152,6 +185,19 @@ func word64(p []byte) uint64 {
 func word32(p []byte) uint32 {
 	_ = p[3]
 	return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+}
+
+// putWord64 and putWord32 store x at p[:8] and p[:4], little-endian; the
+// compiler makes each one store.
+func putWord64(p []byte, x uint64) {
+	_ = p[7]
+	p[0], p[1], p[2], p[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+	p[4], p[5], p[6], p[7] = byte(x>>32), byte(x>>40), byte(x>>48), byte(x>>56)
+}
+
+func putWord32(p []byte, x uint32) {
+	_ = p[3]
+	p[0], p[1], p[2], p[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
 }
 
 // putPair writes at dst[:4] the UTF-8 encoding of the supplementary code
@@ -261,13 +307,18 @@ func joinFrom(p []byte, from int) []byte {
 func Append(dst, p []byte) []byte {
 	// A pair that p may complete starts at or after the complete prefix:
 	// CompletePrefix holds back a high surrogate followed by nothing or by
-	// the start of a low one. When dst ends on a whole character and p has
-	// no 0xED, there is nothing to join: the usual case, where this is the
-	// only scan of p (before the copy, as reading back bytes just copied
-	// stalls) and joinFrom is not entered.
+	// the start of a low one. When dst ends on a whole character, only a
+	// pair within p can be joined, and when p has no 0xED there is none:
+	// the usual case, where p is scanned once, before it is copied (reading
+	// back bytes just copied stalls), and joinFrom is not entered.
 	from := CompletePrefix(dst)
-	if from == len(dst) && indexLead(p) < 0 {
-		return append(dst, p...)
+	if from == len(dst) {
+		if m := len(dst) + len(p); m <= cap(dst) && copyShort(dst[len(dst):m], p) {
+			return dst[:m]
+		}
+		if indexLead(p) < 0 {
+			return append(dst, p...)
+		}
 	}
 	dst = append(dst, p...)
 	if indexLead(dst[from:]) < 0 {
