@@ -131,3 +131,45 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkPipelineRatio runs the full pipeline and lexer + decoder in
+// turn on the main corpus with 4 KiB reads, one stream each per iteration,
+// and reports the pipeline's time as a multiple of lexer + decoder's
+// (pipeline-x). Run in turn, both see the same machine; the table's
+// separate medians of the two do not, and on a shared machine their ratio
+// moves by ±15% from one table to the next:
+//
+//	go test -run '^$' -bench PipelineRatio -benchtime 40x -count 10
+func BenchmarkPipelineRatio(b *testing.B) {
+	var c *Corpus
+	for _, x := range Corpora() {
+		if x.Name == "a2a" {
+			c = x
+		}
+	}
+	impls := map[string]Impl{}
+	for _, im := range Impls() {
+		impls[im.Key] = im
+	}
+	run := func(im Impl) time.Duration {
+		var s Sink
+		start := time.Now()
+		if err := im.Run(&readerN{r: bytes.NewReader(c.Data), n: 4096}, c, &s); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	b.SetBytes(2 * int64(len(c.Data)))
+	b.ReportAllocs()
+	var dec, pipe time.Duration
+	for i := range b.N {
+		if i%2 == 0 {
+			dec += run(impls["ours-decoder"])
+			pipe += run(impls["ours-pipeline"])
+		} else {
+			pipe += run(impls["ours-pipeline"])
+			dec += run(impls["ours-decoder"])
+		}
+	}
+	b.ReportMetric(float64(pipe)/float64(dec), "pipeline-x")
+}

@@ -7,7 +7,6 @@ package reconstruct
 import (
 	"bytes"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
@@ -442,20 +441,13 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 // size of a, and hands out the text's new whole characters: emitText for
 // an artifact not being sealed, in line.
 func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte, grow int) {
-	if t := text.Text; len(t)+len(delta) <= cap(t) {
-		text.Text = utf8buf.Append(t, delta)
-	} else {
-		text.Text = appendDelta(t, delta)
+	t := text.Text
+	if len(t)+len(delta) > cap(t) {
+		t = growText(t, len(delta))
 	}
+	t, end := utf8buf.AppendComplete(t, delta)
+	text.Text = t
 	a.size = grow
-	// A delta (never empty here) that ends in ASCII ends the text on a
-	// whole character: joining pairs rewrites only non-ASCII bytes. Its
-	// last byte is read from the delta, as reading back a byte just copied
-	// would wait for the copy.
-	end := len(text.Text)
-	if delta[len(delta)-1] >= utf8.RuneSelf {
-		end = utf8buf.CompletePrefix(text.Text)
-	}
 	if end > a.shown && r.mute {
 		a.shown = end
 	} else if end > a.shown {
@@ -648,14 +640,20 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 // maxDoubling the growth by a quarter keeps the room left over small next
 // to the text.
 func appendDelta(text, delta []byte) []byte {
-	if need := len(text) + len(delta); need > cap(text) {
-		c := 2 * cap(text)
-		if cap(text) >= maxDoubling {
-			c = cap(text) + cap(text)/4
-		}
-		text = slices.Grow(text, max(minTextCap, need, c)-len(text))
+	if len(text)+len(delta) > cap(text) {
+		text = growText(text, len(delta))
 	}
 	return utf8buf.Append(text, delta)
+}
+
+// growText returns text with room for n more bytes, grown as appendDelta
+// describes.
+func growText(text []byte, n int) []byte {
+	c := 2 * cap(text)
+	if cap(text) >= maxDoubling {
+		c = cap(text) + cap(text)/4
+	}
+	return slices.Grow(text, max(minTextCap, len(text)+n, c)-len(text))
 }
 
 // replaceParts replaces the parts of a. When the new text begins with the

@@ -30,7 +30,7 @@ import (
 // must not be used from multiple goroutines at once.
 type Stream struct {
 	lx    parser.Lexer
-	dec   parser.Decoder
+	dec   *parser.Decoder
 	red   Reducer
 	batch []Update // the updates of the last event applied
 	next  int      // batch[next:] are still to be handed out
@@ -62,6 +62,9 @@ func (s *Stream) Reset(opts *Options) {
 		lo.MaxEventSize = opts.MaxEventSize
 	}
 	s.lx = *parser.NewLexer(&lo)
+	if s.dec == nil {
+		s.dec = new(parser.Decoder)
+	}
 	s.dec.Reset()
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil

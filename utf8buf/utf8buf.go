@@ -133,39 +133,6 @@ func indexLead(p []byte) int {
 	return -1
 }
 
-// copyShort copies p, of 1 to 16 bytes, to dst, of the same length, when
-// no WTF-8 surrogate pair lies within p, and reports whether it did. A pair
-// is 6 bytes and starts with 0xED: p is read as words, which are checked
-// for a 0xED where a pair can start and then stored. Most deltas are that
-// short, and calls to indexLead and memmove would cost more than the copy.
-func copyShort(dst, p []byte) bool {
-	switch k := len(p); {
-	case k > 16 || k == 0 || len(dst) != k:
-		return false
-	case k >= 8:
-		lo, hi := word64(p), word64(p[k-8:])
-		if hasLead(lo) || hasLead(hi) {
-			return false
-		}
-		putWord64(dst, lo)
-		putWord64(dst[k-8:], hi)
-	case k >= 4:
-		// A pair within 7 bytes starts at p[0] or p[1].
-		lo, hi := word32(p), word32(p[k-4:])
-		if hasLead(uint64(lo)) {
-			return false
-		}
-		putWord32(dst, lo)
-		putWord32(dst[k-4:], hi)
-	default:
-		// No pair fits.
-		for i, c := range p {
-			dst[i] = c
-		}
-	}
-	return true
-}
-
 // hasLead reports whether a byte of x is 0xED: a zero byte of x^0xED…
 // borrows through its high bit, and any lowest such mark is exact.
 func hasLead(x uint64) bool {
@@ -305,26 +272,68 @@ func joinFrom(p []byte, from int) []byte {
 // complete before the call is never altered. For any split of a text into
 // a and b, Append(Append(nil, a), b) equals Append(nil, a+b).
 func Append(dst, p []byte) []byte {
+	dst, _ = AppendComplete(dst, p)
+	return dst
+}
+
+// AppendComplete is [Append] that also returns the length of the result's
+// complete prefix, [CompletePrefix] of the result: what a live display of
+// a text built from deltas shows after each one. A delta of up to 16 bytes
+// appended to a text that ends on a whole character, the usual token, is
+// copied and checked as words and its end read from the delta, without
+// calling another function.
+func AppendComplete(dst, p []byte) ([]byte, int) {
+	n, k := len(dst), len(p)
+	if m := n + k; m <= cap(dst) && k > 0 && k <= 16 && (n == 0 || dst[n-1] < utf8.RuneSelf) {
+		// No pair starts in dst, so only one within p could be joined:
+		// a pair is 6 bytes and starts with 0xED.
+		out := dst[n:m]
+		ok := true
+		switch {
+		case k >= 8:
+			lo, hi := word64(p), word64(p[k-8:])
+			if ok = !hasLead(lo) && !hasLead(hi); ok {
+				putWord64(out, lo)
+				putWord64(out[k-8:], hi)
+			}
+		case k >= 4:
+			// A pair within 7 bytes starts at p[0] or p[1].
+			lo, hi := word32(p), word32(p[k-4:])
+			if ok = !hasLead(uint64(lo)); ok {
+				putWord32(out, lo)
+				putWord32(out[k-4:], hi)
+			}
+		default:
+			// No pair fits.
+			for i, c := range p {
+				out[i] = c
+			}
+		}
+		if ok {
+			// No character spans the seam: the end is p's own, read
+			// from p rather than from the bytes just stored (reading
+			// those back would wait for the stores).
+			if p[k-1] < utf8.RuneSelf {
+				return dst[:m], m
+			}
+			return dst[:m], n + completePrefix(p)
+		}
+	}
 	// A pair that p may complete starts at or after the complete prefix:
 	// CompletePrefix holds back a high surrogate followed by nothing or by
-	// the start of a low one. When dst ends on a whole character, only a
-	// pair within p can be joined, and when p has no 0xED there is none:
-	// the usual case, where p is scanned once, before it is copied (reading
-	// back bytes just copied stalls), and joinFrom is not entered.
+	// the start of a low one. Without a 0xED from there on there is
+	// nothing to join; p alone is scanned when dst ends on a whole
+	// character, before it is copied.
 	from := CompletePrefix(dst)
-	if from == len(dst) {
-		if m := len(dst) + len(p); m <= cap(dst) && copyShort(dst[len(dst):m], p) {
-			return dst[:m]
-		}
-		if indexLead(p) < 0 {
-			return append(dst, p...)
+	if from == n && indexLead(p) < 0 {
+		dst = append(dst, p...)
+	} else {
+		dst = append(dst, p...)
+		if indexLead(dst[from:]) >= 0 {
+			dst = joinFrom(dst, from)
 		}
 	}
-	dst = append(dst, p...)
-	if indexLead(dst[from:]) < 0 {
-		return dst
-	}
-	return joinFrom(dst, from)
+	return dst, CompletePrefix(dst)
 }
 
 // Buffer holds back the bytes at the end of one write that do not yet form

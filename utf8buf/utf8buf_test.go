@@ -725,15 +725,16 @@ func TestWriteLeavesInputAlone(t *testing.T) {
 	}
 }
 
-// TestAppendShortDeltas checks Append against refJoin for deltas of every
-// length up to 20, the lengths copyShort copies word by word, with a
+// TestAppendShortDeltas checks AppendComplete (and so Append) against
+// refJoin and refHeld for deltas of every length up to 20 (its word copy
+// takes up to 16 bytes), with a
 // pattern at every position (a surrogate lead, a low or high surrogate, a
-// surrogate pair, a 2- or 3-byte character), after texts that end in every way (ASCII, a
+// surrogate pair, a 2- or 3-byte character, a cut one), after texts that end in every way (ASCII, a
 // whole character, a held high surrogate, a cut character, nothing), with
 // room for the delta and without.
 func TestAppendShortDeltas(t *testing.T) {
 	texts := [][]byte{nil, []byte("ab"), []byte("x\u00e9"), {'x', 0xED, 0xA0, 0xBD}, {'x', 0xC3}, {'x', 0xED, 0xA0}}
-	patterns := [][]byte{nil, {0xED}, {0xED, 0xB0, 0x80}, {0xED, 0xA0, 0xBD}, {0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80}, {0xC3, 0xA9}, {0xE8, 0xA1, 0x80}}
+	patterns := [][]byte{nil, {0xED}, {0xED, 0xB0, 0x80}, {0xED, 0xA0, 0xBD}, {0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80}, {0xC3, 0xA9}, {0xE8, 0xA1, 0x80}, {0xC3}, {0xE8, 0xA1}}
 	for _, text := range texts {
 		for _, room := range []int{0, 32} {
 			for k := 0; k <= 20; k++ {
@@ -746,8 +747,10 @@ func TestAppendShortDeltas(t *testing.T) {
 						copy(p[at:], pat)
 						dst := append(make([]byte, 0, len(text)+room), text...)
 						want := refJoin(append(append([]byte{}, text...), p...))
-						if got := utf8buf.Append(dst, p); string(got) != string(want) {
-							t.Fatalf("Append(% x, % x) with room %d = % x, want % x", text, p, room, got, want)
+						got, end := utf8buf.AppendComplete(dst, p)
+						if string(got) != string(want) || end != len(want)-refHeld(want) {
+							t.Fatalf("AppendComplete(% x, % x) with room %d = % x, %d; want % x, %d",
+								text, p, room, got, end, want, len(want)-refHeld(want))
 						}
 						if len(pat) == 0 {
 							break
