@@ -12,9 +12,10 @@ import (
 // FuzzUTF8 cuts arbitrary text into random deltas and checks utf8buf
 // against joinSurrogates: a Buffer's outputs plus its Flush equal the input
 // with WTF-8 surrogate pairs joined, it never holds more than MaxHeld bytes,
-// its outputs are valid UTF-8 when the input is; Append over the same
-// deltas builds the same text, CompletePrefix never lags by more than
-// MaxHeld, and the parts it marks complete are the Buffer's outputs;
+// its outputs are valid UTF-8 when the input is; AppendComplete (Append)
+// over the same deltas builds the same text, with the complete prefix
+// CompletePrefix gives, which never lags by more than MaxHeld, and the
+// parts it marks complete are the Buffer's outputs;
 // AppendDisplay always gives valid UTF-8 and leaves valid text unchanged.
 func FuzzUTF8(f *testing.F) {
 	seeds := []string{"", "abc", "café 血压 🩺", "\xED\xA0\xBD\xED\xB8\x80", "x\xED\xA0\xBD", "\xED\xB8\x80y",
@@ -44,13 +45,17 @@ func FuzzUTF8(f *testing.F) {
 			outs = append(outs, bytes.Clone(w))
 			out = append(out, w...)
 
-			text = utf8buf.Append(text, d)
+			var end int
+			text, end = utf8buf.AppendComplete(text, d)
 			c := utf8buf.CompletePrefix(text)
+			if end != c {
+				t.Fatalf("AppendComplete gives a complete prefix of %d bytes, CompletePrefix %d", end, c)
+			}
 			if c < len(text)-utf8buf.MaxHeld || c < emitted {
 				t.Fatalf("CompletePrefix = %d of %d bytes, %d already complete", c, len(text), emitted)
 			}
 			if got := text[emitted:c]; !bytes.Equal(got, outs[len(outs)-1]) {
-				t.Fatalf("Append marks %q complete, the Buffer wrote %q", got, outs[len(outs)-1])
+				t.Fatalf("AppendComplete marks %q complete, the Buffer wrote %q", got, outs[len(outs)-1])
 			}
 			emitted = c
 		}
@@ -62,7 +67,7 @@ func FuzzUTF8(f *testing.F) {
 			t.Fatalf("Buffer gives %q, want %q", out, want)
 		}
 		if !bytes.Equal(text, want) {
-			t.Fatalf("Append gives %q, want %q", text, want)
+			t.Fatalf("AppendComplete gives %q, want %q", text, want)
 		}
 		disp := utf8buf.AppendDisplay(nil, text)
 		if !utf8.Valid(disp) || (utf8.Valid(text) && !bytes.Equal(disp, text)) {
