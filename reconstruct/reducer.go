@@ -448,9 +448,10 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 	t, end := utf8buf.AppendComplete(t, delta)
 	text.Text = t
 	a.size = grow
-	if end > a.shown && r.mute {
-		a.shown = end
-	} else if end > a.shown {
+	if end <= a.shown {
+		return
+	}
+	if !r.mute {
 		// Field by field, every field: a composite literal would be built
 		// on the stack and copied, which stalls on store forwarding.
 		n := len(r.updates)
@@ -460,10 +461,10 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 			r.updates = r.updates[:n+1]
 		}
 		u := &r.updates[n]
-		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seqOf(f), a, text.Text[a.shown:end]
+		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seqOf(f), a, t[a.shown:end]
 		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
-		a.shown = end
 	}
+	a.shown = end
 }
 
 // repeat applies ev as Apply would when ev has the envelope of the last

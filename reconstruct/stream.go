@@ -30,7 +30,7 @@ import (
 // must not be used from multiple goroutines at once.
 type Stream struct {
 	lx    parser.Lexer
-	dec   *parser.Decoder
+	dec   *parser.Decoder // allocated apart: the Decoder is 6 KB
 	red   Reducer
 	batch []Update // the updates of the last event applied
 	next  int      // batch[next:] are still to be handed out
