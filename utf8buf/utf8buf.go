@@ -325,13 +325,16 @@ func AppendComplete(dst, p []byte) ([]byte, int) {
 	// nothing to join; p alone is scanned when dst ends on a whole
 	// character, before it is copied.
 	from := CompletePrefix(dst)
-	if from == n && indexLead(p) < 0 {
-		dst = append(dst, p...)
-	} else {
-		dst = append(dst, p...)
-		if indexLead(dst[from:]) >= 0 {
-			dst = joinFrom(dst, from)
-		}
+	lead := -1
+	if from == n {
+		lead = indexLead(p)
+	}
+	dst = append(dst, p...)
+	if from < n {
+		lead = indexLead(dst[from:])
+	}
+	if lead >= 0 {
+		dst = joinFrom(dst, from)
 	}
 	return dst, CompletePrefix(dst)
 }
