@@ -1,6 +1,10 @@
 package reconstruct
 
-import "github.com/a2astream/a2astream/parser"
+import (
+	"io"
+
+	"github.com/a2astream/a2astream/parser"
+)
 
 // GeneralPathOnly makes the Reducer of s take applyArtifact's general path
 // for every artifact update, never the delta fast path (appendToken), so
@@ -18,3 +22,22 @@ func ApplyDeltaFast(r *Reducer, f *parser.Frame, ev *parser.Event) bool {
 // RepeatShape returns the decoder Shape with which the next delta of s
 // takes Reducer.repeat, or 0 when none does.
 func RepeatShape(s *Stream) uint64 { return s.shape }
+
+// MaxPend is the most text of repeated deltas Read gathers before
+// appending it.
+const MaxPend = maxPend
+
+// ReadGathering runs in through the Stream that Read runs and returns the
+// text of the first artifact in the Result that the run's UpdateDone
+// points at, copied when the UpdateDone is handed out, and the capacity of
+// the buffer in which the Stream gathered the text of repeated deltas.
+func ReadGathering(in io.Reader, opts *Options) (doneText string, capacity int) {
+	s := newReadStream(opts)
+	s.readFrom(in, func(u *Update) bool {
+		if u.Kind == UpdateDone && len(u.Result.Artifacts) > 0 {
+			doneText = string(u.Result.Artifacts[0].Text())
+		}
+		return true
+	})
+	return doneText, cap(s.red.pend)
+}

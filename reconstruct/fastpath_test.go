@@ -48,6 +48,39 @@ var fastPathEdges = sse("fp",
 	more("a", "after the end"),
 )
 
+// gatheredDeltas is a long run of deltas for Read, which gathers the text
+// of repeated deltas and appends up to MaxPend bytes at a time: a gathered
+// text filled to the byte, a surrogate pair split where it is appended,
+// a delta larger than MaxPend, hundreds of small ones with pairs and
+// accented letters, and a general event and the end of the stream while
+// text is gathered.
+var gatheredDeltas = func() []string {
+	events := []string{
+		task("TASK_STATE_WORKING"),
+		first("g", "start "),
+		more("g", "x"),
+		more("g", strings.Repeat("y", reconstruct.MaxPend-3)),
+		moreRaw("g", `\ud83d`),
+		moreRaw("g", `\ude00`),
+		more("g", strings.Repeat("z", reconstruct.MaxPend+1)),
+	}
+	for i := range 500 {
+		switch i % 7 {
+		case 3:
+			events = append(events, moreRaw("g", `\ud83d`), moreRaw("g", `\ude01 `))
+		case 5:
+			events = append(events, more("g", "é"))
+		default:
+			events = append(events, more("g", "token-"+strconv.Itoa(i)+strings.Repeat("·", i%5)+" "))
+		}
+	}
+	events = append(events, artifactUpdate("g", true, false, `{"k":1}`, text("m")))
+	for i := range 100 {
+		events = append(events, more("g", "after"+strconv.Itoa(i)+" "))
+	}
+	return events
+}()
+
 // update is an Update with its views copied, for comparison; one with
 // only LastEventID set records Stream.LastEventID after the updates of a
 // chunk.
@@ -114,7 +147,9 @@ var cmpExact = cmp.Options{
 func TestDeltaFastPath(t *testing.T) {
 	streams := append(corpus(t), corpusStream{"fastPathEdges", fastPathEdges},
 		corpusStream{"fastPathEdges/jsonrpc", rpc(fastPathEdges)},
-		corpusStream{"benchCorpus", string(benchCorpus(400))})
+		corpusStream{"benchCorpus", string(benchCorpus(400))},
+		corpusStream{"gatheredDeltas", sse("gd", append(gatheredDeltas, status("TASK_STATE_COMPLETED", "", ""))...)},
+		corpusStream{"gatheredDeltas/cut", sse("gd", gatheredDeltas...)})
 	for _, e := range errorStreams {
 		streams = append(streams, corpusStream{"error/" + e.name, e.in})
 	}
@@ -127,6 +162,11 @@ func TestDeltaFastPath(t *testing.T) {
 	for _, c := range streams {
 		for i, opts := range limits {
 			for name, split := range splits {
+				if name == "1-byte" && strings.HasPrefix(c.name, "gatheredDeltas") {
+					// Long: what Read gathers does not depend on the
+					// reads, and the random splits cut it everywhere.
+					continue
+				}
 				t.Run(c.name+"/"+strconv.Itoa(i)+"/"+name, func(t *testing.T) {
 					wantUpdates, want := runUpdates(generalOnly(opts), c.in, split)
 					gotUpdates, got := runUpdates(reconstruct.NewStream(opts), c.in, split)
@@ -146,6 +186,34 @@ func TestDeltaFastPath(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestReadGathering checks that the text Read gathers is in the Result
+// the run's UpdateDone points at, whether the run completes, is cut short
+// or fails, and that it stays under 2*MaxPend bytes however long the run
+// of deltas: here about 40 times that.
+func TestReadGathering(t *testing.T) {
+	events := []string{task("TASK_STATE_WORKING"), first("g", "start "), more("g", "x")}
+	for i := range 8000 {
+		events = append(events, more("g", "token-"+strconv.Itoa(i)+strings.Repeat("·", i%7)+" "))
+	}
+	ends := map[string]string{
+		"completed": sse("gd", append(events, status("TASK_STATE_COMPLETED", "", ""))...),
+		"cut":       sse("gd", events...),
+		"bad frame": sse("gd", append(events, "{")...),
+	}
+	for name, in := range ends {
+		t.Run(name, func(t *testing.T) {
+			want, _ := reconstruct.Read(strings.NewReader(in), nil)
+			got, capacity := reconstruct.ReadGathering(strings.NewReader(in), nil)
+			if got != string(want.Artifacts[0].Text()) {
+				t.Errorf("the UpdateDone's Result has %d bytes of text, Read's %d", len(got), len(want.Artifacts[0].Text()))
+			}
+			if limit := 2 * reconstruct.MaxPend; capacity > limit {
+				t.Errorf("the gathered text grew its buffer to %d bytes, want at most %d", capacity, limit)
+			}
+		})
 	}
 }
 

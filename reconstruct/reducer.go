@@ -126,9 +126,19 @@ type Reducer struct {
 	token bool
 	live  *Part
 	// mute drops the text updates of token deltas (a.shown still moves):
-	// Read sets it, as nothing reads them.
+	// Read sets it, as nothing reads them. repeat then gathers the text of
+	// the deltas in pend, and flush appends it to live in one go, before
+	// Apply, Fail or Finish change the run (the UpdateDone they leave
+	// points at the Result) and before Result returns it.
 	mute bool
+	pend []byte
 }
+
+// repeat appends the text it gathered once pend holds maxPend bytes, so
+// that pend stays under 2*maxPend bytes: small enough to stay in the
+// fastest cache, large enough for hundreds of tokens. A delta of maxPend
+// bytes or more is appended on its own.
+const maxPend = 4 << 10
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
 // defaults. The options are copied.
@@ -156,6 +166,7 @@ func (r *Reducer) Reset(opts *Options) {
 // Result returns the run as rebuilt so far. It is owned by the Reducer and
 // changes with the next Apply; after Finish it no longer changes.
 func (r *Reducer) Result() *Result {
+	r.flush()
 	r.syncLastID()
 	return &r.res
 }
@@ -205,6 +216,7 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // sent in the stream, a limit exceeded, or a rule broken under
 // Options.Strict. After that, Apply does nothing and returns the same error.
 func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
+	r.flush()
 	r.updates, r.token = r.updates[:0], false
 	if r.err != nil {
 		return r.err
@@ -237,6 +249,7 @@ func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
 // (a frame that could not be lexed or decoded, a failed read), and reports
 // it with an UpdateDone. Everything received before stays in the Result.
 func (r *Reducer) Fail(err error) {
+	r.flush()
 	r.updates = r.updates[:0]
 	r.stop(0, err)
 }
@@ -482,8 +495,40 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 	}
 	r.updates = r.updates[:0]
 	r.lastID, r.idView = f.ID, true
+	if r.mute {
+		if len(delta) < maxPend {
+			// Nothing reads the text before flush: the delta is gathered
+			// in pend, which stays in cache, and appended with the
+			// others. Appending them one by one would give the same text
+			// (utf8buf.Append), and a.shown moves to the same place.
+			r.pend = append(r.pend, delta...)
+			a.size = grow
+			if len(r.pend) >= maxPend {
+				r.flush()
+			}
+			return true
+		}
+		r.flush()
+	}
 	r.extend(f, a, text, delta, grow)
 	return true
+}
+
+// flush appends the text repeat gathered to the live text part, as extend
+// would have appended each delta.
+func (r *Reducer) flush() {
+	if len(r.pend) == 0 {
+		return
+	}
+	a, text := r.recent, r.live
+	t := text.Text
+	if len(t)+len(r.pend) > cap(t) {
+		t = growText(t, len(r.pend))
+	}
+	t, end := utf8buf.AppendComplete(t, r.pend)
+	text.Text = t
+	a.shown = max(a.shown, end)
+	r.pend = r.pend[:0]
 }
 
 // ownID makes the last event id a copy of its own, no longer a view of a
@@ -766,6 +811,7 @@ func (r *Reducer) resolve(a *Artifact) {
 // UpdateDone was left by the Apply or Fail that ended it): a run has one
 // UpdateDone. Calling Finish again does nothing more.
 func (r *Reducer) Finish(offset int64, cut error) error {
+	r.flush()
 	r.updates = r.updates[:0]
 	if r.finished {
 		return r.err

@@ -338,8 +338,15 @@ func (s *Stream) drain(each func(*Update) bool) bool {
 // Read reads a whole stream from r and returns the run. The error is
 // Result.Err: nil when the run reached a terminal or interrupted state.
 func Read(r io.Reader, opts *Options) (*Result, error) {
-	s := NewStream(opts)
-	s.red.mute = true
+	s := newReadStream(opts)
 	s.readFrom(r, nil)
 	return s.Result(), s.red.err
+}
+
+// newReadStream returns the Stream that Read runs: its Reducer builds no
+// text updates and gathers the text of repeated deltas (Reducer.mute).
+func newReadStream(opts *Options) *Stream {
+	s := NewStream(opts)
+	s.red.mute = true
+	return s
 }
