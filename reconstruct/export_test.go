@@ -41,3 +41,9 @@ func ReadGathering(in io.Reader, opts *Options) (doneText string, capacity int) 
 	})
 	return doneText, cap(s.red.pend)
 }
+
+// GrowText is growText: the room a text extended by deltas gets.
+var GrowText = growText
+
+// MaxDoubling is the capacity up to which GrowText doubles.
+const MaxDoubling = maxDoubling

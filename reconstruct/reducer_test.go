@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -115,4 +116,87 @@ func TestErrorMessages(t *testing.T) {
 	assert.Equal(t, `reconstruct: frame 2 (id "e") at byte 7 artifact "a" TASK_STATE_COMPLETED -> TASK_STATE_WORKING: reconstruct: event after a terminal state`, d.Error())
 	assert.Equal(t, "Text", reconstruct.UpdateText.String())
 	assert.Equal(t, "Invalid(9)", reconstruct.UpdateKind(9).String())
+}
+
+// TestReplaceReusesText checks that a last chunk replacing a streamed text
+// with one text takes the streamed text's buffer when it fills at least
+// half of it, and only then; that what was shown is compared before the
+// buffer is overwritten (a typo fixed gives an UpdateReplaced); and that
+// the Result is the last chunk's text either way.
+func TestReplaceReusesText(t *testing.T) {
+	streamed := strings.Repeat("words ", 60) // 360 bytes, in a 512-byte buffer
+	tests := []struct {
+		name, last string
+		reused     bool
+		replaced   bool
+	}{
+		{"same text", streamed, true, false},
+		{"same text and more", streamed + "end.", true, false},
+		{"typo fixed", "Words" + streamed[5:], true, true},
+		{"shorter than half the buffer", streamed[:200], false, true},
+		{"longer than the buffer", strings.Repeat(streamed, 2), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := []string{task("TASK_STATE_WORKING"), first("a", streamed[:6])}
+			for i := 6; i < len(streamed); i += 6 {
+				events = append(events, more("a", streamed[i:i+6]))
+			}
+			events = append(events, completion("a", text(tt.last)), status("TASK_STATE_COMPLETED", "", ""))
+			s := reconstruct.NewStream(nil)
+			_, err := s.Write([]byte(sse("x", events...)))
+			require.NoError(t, err)
+			// end returns where the room of b's buffer ends: the streamed
+			// text's views run to it, and so does the text that reuses
+			// the buffer.
+			end := func(b []byte) unsafe.Pointer {
+				return unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), cap(b))
+			}
+			var streamedEnd unsafe.Pointer
+			replaced := false
+			last := int64(len(events) - 1) // the last chunk's Seq
+			for s.Next() {
+				switch u := s.Update(); u.Kind {
+				case reconstruct.UpdateText:
+					if u.Seq < last {
+						streamedEnd = end(u.Text)
+					}
+				case reconstruct.UpdateReplaced:
+					replaced = true
+					assert.Equal(t, tt.last, string(u.Text))
+				}
+			}
+			require.NoError(t, s.Close())
+			res := s.Result()
+			require.NoError(t, res.Err)
+			require.Len(t, res.Artifacts, 1)
+			assert.Equal(t, tt.last, string(res.Artifacts[0].Text()))
+			assert.Equal(t, tt.replaced, replaced, "UpdateReplaced")
+			assert.Equal(t, tt.reused, end(res.Artifacts[0].Parts[0].Text) == streamedEnd, "the streamed text's buffer reused")
+		})
+	}
+}
+
+// TestTextGrowth checks that a text extended by deltas gets twice its room
+// each time it is full, up to MaxDoubling, and a quarter more after: a
+// 130 KB answer then takes about 260 KB of buffers in all, not the 500 KB
+// that append's own growth by quarters, asked for twice the room, takes.
+// The allocator rounds a size up by at most an eighth.
+func TestTextGrowth(t *testing.T) {
+	text := reconstruct.GrowText(nil, 8)
+	for len(text) < 3*reconstruct.MaxDoubling {
+		text = append(text, "8 bytes "...)
+		if len(text)+8 <= cap(text) {
+			continue
+		}
+		old := cap(text)
+		text = reconstruct.GrowText(text, 8)
+		want := 2 * old
+		if old >= reconstruct.MaxDoubling {
+			want = old + old/4
+		}
+		if cap(text) < want || cap(text) > want+want/8 {
+			t.Fatalf("a full text of %d bytes got room for %d, want %d to %d", old, cap(text), want, want+want/8)
+		}
+	}
 }

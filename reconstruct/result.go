@@ -246,10 +246,13 @@ func copyParts(dst []Part, src []parser.Part) []Part {
 	return dst
 }
 
-func copyPart(p *parser.Part) Part {
+func copyPart(p *parser.Part) Part { return copyPartText(p, clone(p.Text)) }
+
+// copyPartText is copyPart with text, a copy of p's text, as the text.
+func copyPartText(p *parser.Part, text []byte) Part {
 	return Part{
 		Kind:      p.Kind,
-		Text:      clone(p.Text),
+		Text:      text,
 		Raw:       clone(p.Raw),
 		URL:       string(p.URL),
 		Data:      clone(p.Data),
