@@ -35,14 +35,17 @@ import (
 // sample is one benchmark result line.
 type sample struct {
 	ns, cpu, mbs, allocs, bytesOp, events float64
+	// ratio is BenchmarkPipelineRatio's pipeline-x.
+	ratio float64
 }
 
 // stats are the medians of a benchmark's samples.
 type stats struct {
-	n                        int
-	ns, nsMin, nsMax         float64
-	cpu, mbs, allocs, events float64
-	present                  bool
+	n                         int
+	ns, nsMin, nsMax          float64
+	cpu, mbs, allocs, events  float64
+	ratio, ratioMin, ratioMax float64
+	present                   bool
 }
 
 func main() {
@@ -157,6 +160,8 @@ func parse(r io.Reader) (map[string][]sample, string) {
 				s.bytesOp = v
 			case "events/op":
 				s.events = v
+			case "pipeline-x":
+				s.ratio = v
 			}
 		}
 		if s.ns > 0 {
@@ -187,9 +192,11 @@ func summarize(ss []sample) stats {
 		return v
 	}
 	ns := pick(func(s sample) float64 { return s.ns })
+	ratio := pick(func(s sample) float64 { return s.ratio })
 	return stats{
 		n: len(ss), present: true,
 		ns: median(ns), nsMin: slices.Min(ns), nsMax: slices.Max(ns),
+		ratio: median(ratio), ratioMin: slices.Min(ratio), ratioMax: slices.Max(ratio),
 		cpu:    median(pick(func(s sample) float64 { return s.cpu })),
 		mbs:    median(pick(func(s sample) float64 { return s.mbs })),
 		allocs: median(pick(func(s sample) float64 { return s.allocs })),
@@ -274,7 +281,8 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 	p("Command: `cd bench && go run ./cmd/benchtable` (%d rounds of the whole set, so %d runs of each benchmark spread over the run, -benchtime=%s). ", h.count, h.count, h.benchtime)
 	p("Figures are medians; ± is half the min–max range of the runs, relative to the median. ")
 	p("× ours is the time relative to a2astream's implementation of the same level (the lexer for SSE readers, lexer + decoder for decoding readers); × limit the time relative to `bytes.IndexByte` over every line end with the same reads. ")
-	p("cpu is the process CPU time per event (all goroutines), steadier than wall time on a shared machine. † marks a capped measurement.\n\n")
+	p("cpu is the process CPU time per event (all goroutines), steadier than wall time on a shared machine. † marks a capped measurement. ")
+	p("The pipeline's target is judged on BenchmarkPipelineRatio, which runs the pipeline and lexer + decoder in turn on the same stream and takes the median of the pairs' ratios in each round: two rows of a table are measured up to a minute apart, and their ratio moves with the machine.\n\n")
 
 	p("### Correctness (every event checked, 4 KiB reads)\n\n")
 	corpora := bench.Corpora()
@@ -431,7 +439,16 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 	target("lexer + decoder ≤ 1.25× fastjson parsing the payloads alone", dec, fja, 1.25, true)
 	target("lexer + decoder ≥ 2× faster than go-sse + fastjson", gsf, dec, 2, false)
 	target("lexer + decoder ≥ 8× faster than go-sse + encoding/json", gsj, dec, 8, false)
-	target("full pipeline ≤ 1.3× lexer + decoder", pipe, dec, 1.3, true)
+	// The pipeline target is judged on BenchmarkPipelineRatio, whose
+	// pairs run in turn see one state of the machine: the medians of the
+	// rows above are taken up to a minute apart.
+	if pr := st["PipelineRatio"]; pr.present && pipe.present && dec.present {
+		p("| full pipeline ≤ 1.3× lexer + decoder, run in turn (BenchmarkPipelineRatio: median of the rounds' medians, range) | %s× (%s–%s); the rows above: %s× ; %s× | %s |\n",
+			fnum(pr.ratio), fnum(pr.ratioMin), fnum(pr.ratioMax), fnum(pipe.ns/dec.ns), fnum(pipe.cpu/dec.cpu),
+			map[bool]string{true: "✓", false: "✗"}[pr.ratio <= 1.3])
+	} else {
+		target("full pipeline ≤ 1.3× lexer + decoder", pipe, dec, 1.3, true)
+	}
 	for _, k := range []string{"ours-lexer", "ours-decoder", "ours-pipeline"} {
 		if g, ok := linear[k]; ok {
 			p("| %s linear with 1-byte reads (ns/byte growth 64 KiB → 1 MiB ≤ 1.5×) | %s× | %s |\n", k, fnum(g), map[bool]string{true: "✓", false: "✗"}[g <= 1.5])
