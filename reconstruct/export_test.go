@@ -29,9 +29,8 @@ const MaxPend = maxPend
 
 // ReadGathering runs in through the Stream that Read runs and returns the
 // text of the first artifact in the Result that the run's UpdateDone
-// points at, copied when the UpdateDone is handed out, and the capacity of
-// the buffer in which the Stream gathered the text of repeated deltas.
-func ReadGathering(in io.Reader, opts *Options) (doneText string, capacity int) {
+// points at, copied when the UpdateDone is handed out.
+func ReadGathering(in io.Reader, opts *Options) (doneText string) {
 	s := newReadStream(opts)
 	s.readFrom(in, func(u *Update) bool {
 		if u.Kind == UpdateDone && len(u.Result.Artifacts) > 0 {
@@ -39,7 +38,7 @@ func ReadGathering(in io.Reader, opts *Options) (doneText string, capacity int) 
 		}
 		return true
 	})
-	return doneText, cap(s.red.pend)
+	return doneText
 }
 
 // GrowText is growText: the room a text extended by deltas gets.

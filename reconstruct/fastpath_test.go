@@ -49,9 +49,9 @@ var fastPathEdges = sse("fp",
 )
 
 // gatheredDeltas is a long run of deltas for Read, which gathers the text
-// of repeated deltas and appends up to MaxPend bytes at a time: a gathered
+// of repeated deltas and appends it once it holds MaxPend bytes: a gathered
 // text filled to the byte, a surrogate pair split where it is appended,
-// a delta larger than MaxPend, hundreds of small ones with pairs and
+// deltas of MaxPend bytes and more, hundreds of small ones with pairs and
 // accented letters, and a general event and the end of the stream while
 // text is gathered.
 var gatheredDeltas = func() []string {
@@ -63,6 +63,10 @@ var gatheredDeltas = func() []string {
 		moreRaw("g", `\ud83d`),
 		moreRaw("g", `\ude00`),
 		more("g", strings.Repeat("z", reconstruct.MaxPend+1)),
+		more("g", "a"),
+		more("g", strings.Repeat("w", reconstruct.MaxPend)),
+		more("g", "b"),
+		more("g", strings.Repeat("v", 2*reconstruct.MaxPend)),
 	}
 	for i := range 500 {
 		switch i % 7 {
@@ -190,9 +194,9 @@ func TestDeltaFastPath(t *testing.T) {
 }
 
 // TestReadGathering checks that the text Read gathers is in the Result
-// the run's UpdateDone points at, whether the run completes, is cut short
-// or fails, and that it stays under 2*MaxPend bytes however long the run
-// of deltas: here about 40 times that.
+// the run's UpdateDone points at, as the general path builds it, whether
+// the run completes, is cut short or fails, over a run of deltas with
+// about 40 times MaxPend bytes of text.
 func TestReadGathering(t *testing.T) {
 	events := []string{task("TASK_STATE_WORKING"), first("g", "start "), more("g", "x")}
 	for i := range 8000 {
@@ -205,13 +209,10 @@ func TestReadGathering(t *testing.T) {
 	}
 	for name, in := range ends {
 		t.Run(name, func(t *testing.T) {
-			want, _ := reconstruct.Read(strings.NewReader(in), nil)
-			got, capacity := reconstruct.ReadGathering(strings.NewReader(in), nil)
-			if got != string(want.Artifacts[0].Text()) {
-				t.Errorf("the UpdateDone's Result has %d bytes of text, Read's %d", len(got), len(want.Artifacts[0].Text()))
-			}
-			if limit := 2 * reconstruct.MaxPend; capacity > limit {
-				t.Errorf("the gathered text grew its buffer to %d bytes, want at most %d", capacity, limit)
+			_, general := runUpdates(generalOnly(nil), in, whole)
+			want := string(general.Artifacts[0].Text())
+			if got := reconstruct.ReadGathering(strings.NewReader(in), nil); got != want {
+				t.Errorf("the UpdateDone's Result has %d bytes of text, the general path's %d", len(got), len(want))
 			}
 		})
 	}

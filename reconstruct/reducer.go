@@ -126,17 +126,19 @@ type Reducer struct {
 	live  *Part
 	// mute drops the text updates of token deltas (a.shown still moves):
 	// Read sets it, as nothing reads them. repeat then gathers the text of
-	// the deltas in pend, and flush appends it to live in one go, before
-	// Apply, Fail or Finish change the run (the UpdateDone they leave
-	// points at the Result) and before Result returns it.
-	mute bool
-	pend []byte
+	// the deltas in pend[:npend] (Read allocates pend), and flush appends
+	// it to live in one go before Apply, Fail or Finish change the run: the
+	// UpdateDone they leave points at the Result, and Read takes the Result
+	// after Finish.
+	mute  bool
+	pend  *[2 * maxPend]byte
+	npend int
 }
 
-// repeat appends the text it gathered once pend holds maxPend bytes, so
-// that pend stays under 2*maxPend bytes: small enough to stay in the
-// fastest cache, large enough for hundreds of tokens. A delta of maxPend
-// bytes or more is appended on its own.
+// repeat appends the text it gathered once it holds maxPend bytes, so that
+// it stays under 2*maxPend: small enough to stay in the fastest cache,
+// large enough for hundreds of tokens. A delta of more than maxPend bytes
+// is appended on its own.
 const maxPend = 4 << 10
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -165,7 +167,6 @@ func (r *Reducer) Reset(opts *Options) {
 // Result returns the run as rebuilt so far. It is owned by the Reducer and
 // changes with the next Apply; after Finish it no longer changes.
 func (r *Reducer) Result() *Result {
-	r.flush()
 	r.syncLastID()
 	return &r.res
 }
@@ -494,21 +495,19 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 	}
 	r.updates = r.updates[:0]
 	r.lastID, r.idView = f.ID, true
-	if r.mute {
-		if len(delta) < maxPend {
-			// Nothing reads the text before flush: the delta is gathered
-			// in pend, which stays in cache, and appended with the
-			// others. Appending them one by one would give the same text
-			// (utf8buf.Append), and a.shown moves to the same place.
-			r.pend = append(r.pend, delta...)
-			a.size = grow
-			if len(r.pend) >= maxPend {
-				r.flush()
-			}
-			return true
+	if r.mute && len(delta) <= maxPend {
+		// Nothing reads the text before flush: the delta is gathered in
+		// pend, which stays in cache, and appended with the others.
+		// Appending them one by one would give the same text
+		// (utf8buf.Append), and a.shown moves to the same place.
+		r.npend += copy(r.pend[r.npend:], delta)
+		a.size = grow
+		if r.npend >= maxPend {
+			r.flush()
 		}
-		r.flush()
+		return true
 	}
+	r.flush()
 	r.extend(f, a, text, delta, grow)
 	return true
 }
@@ -516,18 +515,18 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 // flush appends the text repeat gathered to the live text part, as extend
 // would have appended each delta.
 func (r *Reducer) flush() {
-	if len(r.pend) == 0 {
+	if r.npend == 0 {
 		return
 	}
-	a, text := r.recent, r.live
+	a, text, p := r.recent, r.live, r.pend[:r.npend]
 	t := text.Text
-	if len(t)+len(r.pend) > cap(t) {
-		t = growText(t, len(r.pend))
+	if len(t)+len(p) > cap(t) {
+		t = growText(t, len(p))
 	}
-	t, end := utf8buf.AppendComplete(t, r.pend)
+	t, end := utf8buf.AppendComplete(t, p)
 	text.Text = t
 	a.shown = max(a.shown, end)
-	r.pend = r.pend[:0]
+	r.npend = 0
 }
 
 // ownID makes the last event id a copy of its own, no longer a view of a

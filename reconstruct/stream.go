@@ -347,6 +347,6 @@ func Read(r io.Reader, opts *Options) (*Result, error) {
 // text updates and gathers the text of repeated deltas (Reducer.mute).
 func newReadStream(opts *Options) *Stream {
 	s := NewStream(opts)
-	s.red.mute = true
+	s.red.mute, s.red.pend = true, new([2 * maxPend]byte)
 	return s
 }
