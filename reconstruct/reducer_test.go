@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,13 +145,11 @@ func TestReplaceReusesText(t *testing.T) {
 			s := reconstruct.NewStream(nil)
 			_, err := s.Write([]byte(sse("x", events...)))
 			require.NoError(t, err)
-			// end returns where the room of b's buffer ends: the streamed
-			// text's views run to it, and so does the text that reuses
-			// the buffer.
-			end := func(b []byte) unsafe.Pointer {
-				return unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), cap(b))
-			}
-			var streamedEnd unsafe.Pointer
+			// end returns the last byte of the room of b's buffer: the
+			// streamed text's views run to it, and so does the text that
+			// reuses the buffer.
+			end := func(b []byte) *byte { return &b[:cap(b)][cap(b)-1] }
+			var streamedEnd *byte
 			replaced := false
 			last := int64(len(events) - 1) // the last chunk's Seq
 			for s.Next() {
