@@ -513,11 +513,16 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 }
 
 // flush appends the text repeat gathered to the live text part, as extend
-// would have appended each delta.
+// would have appended each delta. It is small enough to be inlined where
+// nothing was gathered, as in every Reducer but Read's.
 func (r *Reducer) flush() {
-	if r.npend == 0 {
-		return
+	if r.npend > 0 {
+		r.appendPend()
 	}
+}
+
+// appendPend is flush when repeat gathered text.
+func (r *Reducer) appendPend() {
 	a, text, p := r.recent, r.live, r.pend[:r.npend]
 	t := text.Text
 	if len(t)+len(p) > cap(t) {
