@@ -521,16 +521,11 @@ func (r *Reducer) flush() {
 	}
 }
 
-// appendPend is flush when repeat gathered text.
+// appendPend is flush when repeat gathered text: extend appends it, which
+// in Read's Reducer builds no update and only moves a.shown.
 func (r *Reducer) appendPend() {
-	a, text, p := r.recent, r.live, r.pend[:r.npend]
-	t := text.Text
-	if len(t)+len(p) > cap(t) {
-		t = growText(t, len(p))
-	}
-	t, end := utf8buf.AppendComplete(t, p)
-	text.Text = t
-	a.shown = max(a.shown, end)
+	a := r.recent
+	r.extend(nil, a, r.live, r.pend[:r.npend], a.size)
 	r.npend = 0
 }
 
