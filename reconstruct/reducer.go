@@ -714,8 +714,8 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 		// when it fills at least half of it, once it is compared with
 		// what was shown.
 		kept := bytes.HasPrefix(parts[0].Text, shown)
+		// a.texts, a.textAt and a.joined stay 1, 0 and nil.
 		old[0] = copyPartText(&parts[0], append(old[0].Text[:0], parts[0].Text...))
-		a.textAt, a.joined = 0, nil
 		if !kept {
 			r.replaced(a, seq)
 		}
