@@ -71,3 +71,20 @@ func ExampleAppendRender() {
 	// <li id="cite-2" value="2">dp.b /ldl</li>
 	// </ol>
 }
+
+// ExampleResolve_units resolves one citation into a French text: its
+// offset, given in UTF-16 units as a JavaScript host counts them, is
+// reported in all three units, with the value its JSON Pointer selects.
+func ExampleResolve_units() {
+	parts := []citations.Part{
+		{Kind: citations.PartText, Text: []byte("Fièvre 38.9 °C."),
+			Metadata: []byte(`{"citations":[{"data_part_id":"dp.labs","offset":14,"locator":"/temp"}]}`)},
+		{Kind: citations.PartData, Data: []byte(`{"temp":38.9}`), Metadata: []byte(`{"dataPartId":"dp.labs"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{Unit: citations.UTF16})
+	for _, c := range res.Citations {
+		fmt.Println(c.Number, c.ByteOffset, c.RuneIndex, c.UTF16Index, string(c.Target))
+	}
+	// Output:
+	// 1 16 14 14 38.9
+}

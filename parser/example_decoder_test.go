@@ -3,10 +3,11 @@ package parser_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/a2astream/a2astream/parser"
-	"time"
 )
 
 // ExampleDecoder lexes a short A2A stream and decodes every frame: a task
@@ -146,4 +147,33 @@ func ExampleParseID() {
 	// task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62 <nil>
 	// 2024-11-04T01:27:00.988Z
 	// parser: invalid id
+}
+
+// printDeltas lexes and decodes a stream read from body and prints its
+// text deltas.
+func printDeltas(body io.Reader) error {
+	r := parser.NewReader(body, nil) // or parser.NewLexer to push bytes
+	var d parser.Decoder
+	for r.Next() {
+		ev, err := d.Decode(r.Frame()) // views, valid until the next call
+		if err != nil {
+			return err // *parser.SyntaxError: frame, SSE id, byte offset, JSON path
+		}
+		if ev.Kind == parser.KindArtifactUpdate {
+			u := &ev.ArtifactUpdate
+			fmt.Printf("%s append=%v %q\n", u.Artifact.ArtifactID, u.Append, u.Artifact.Parts[0].Text)
+		}
+	}
+	return r.Err() // nil at a clean end; errors.Is(err, io.ErrUnexpectedEOF) when cut inside an event
+}
+
+// ExampleDecoder_loop reads frames with a Reader and decodes them; the
+// second event is cut, which the Reader reports with where it happened.
+func ExampleDecoder_loop() {
+	stream := "id: 1\ndata: {\"artifactUpdate\":{\"taskId\":\"t\",\"artifact\":{\"artifactId\":\"a\",\"parts\":[{\"text\":\"Hi\"}]}}}\n\n" +
+		"id: 2\ndata: {\"artifactUpdate\":"
+	fmt.Println(printDeltas(strings.NewReader(stream)))
+	// Output:
+	// a append=false "Hi"
+	// parser: (id "1") at byte 101, 30 bytes: unexpected EOF
 }

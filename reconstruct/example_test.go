@@ -88,3 +88,35 @@ func ExampleStream() {
 	// state TASK_STATE_COMPLETED
 	// done: answer "All clear 😀.", error <nil>
 }
+
+// ExampleStream_typing is the loop of a typing UI: the text of every
+// artifact as it streams, in whole characters, however the network cuts
+// the bytes (here 7 bytes at a time, inside characters and escapes).
+func ExampleStream_typing() {
+	var chunks [][]byte
+	for in := []byte(exampleStream); len(in) > 0; in = in[min(7, len(in)):] {
+		chunks = append(chunks, in[:min(7, len(in))])
+	}
+
+	s := reconstruct.NewStream(nil)
+	show := func() {
+		for s.Next() {
+			if u := s.Update(); u.Kind == reconstruct.UpdateText {
+				fmt.Printf("%s", u.Text) // whole characters only
+			}
+		}
+	}
+	for _, chunk := range chunks { // as the network delivers them
+		s.Write(chunk)
+		show()
+	}
+	s.Close() // or s.Resume() after a drop, then write what tasks/{id}:subscribe sends
+	show()
+	res := s.Result()
+	if res.Answer != nil {
+		fmt.Printf("\nanswer: %s (%d thinking)\n", res.Answer.Text(), len(res.Thinking()))
+	}
+	// Output:
+	// Checking the notes…All clear 😀.
+	// answer: All clear 😀. (1 thinking)
+}
