@@ -120,10 +120,12 @@
 //     diagnostics: an *EventError wrapping [ErrArtifactTooLarge],
 //     [ErrTooManyArtifacts] or [ErrTooManyDiagnostics];
 //   - the end of the input before a terminal or interrupted state: a
-//     *[TruncatedError] (errors.Is [ErrTruncated], and io.ErrUnexpectedEOF
-//     when the stream was cut inside an event, or the read's error) naming
-//     the task id, context id, last state and last SSE id to resubscribe
-//     with.
+//     *[TruncatedError] naming the task id, context id, last state and last
+//     SSE id to resubscribe with, and saying how the stream ended: inside
+//     an event (Cut, errors.Is io.ErrUnexpectedEOF, with the bytes dropped)
+//     or between events, at the end of the input or on a read error (Cause:
+//     a reset, a deadline, an idle timeout, which errors.Is and errors.As
+//     reach). It matches [ErrTruncated], never io.EOF.
 //
 // Every error is sticky, and is Result.Err. Offsets are 0-based byte offsets
 // in the stream (across resumed connections, the bytes of all of them);

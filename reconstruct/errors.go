@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"errors"
+	"io"
 	"strconv"
 
 	"github.com/a2astream/a2astream/parser"
@@ -162,8 +163,15 @@ func (e *serverError) Error() string   { return e.api.Error() }
 func (e *serverError) Unwrap() []error { return []error{ErrServer, e.api} }
 
 // TruncatedError reports a stream that ended before the run did, with what
-// a client needs to resubscribe. errors.Is matches ErrTruncated, and also
-// io.ErrUnexpectedEOF when the stream was cut inside an event.
+// a client needs to resubscribe, and says how it ended: inside an event (Cut,
+// with the bytes of that event dropped) or between events, at the end of the
+// input or on a read error (Cause). errors.Is matches ErrTruncated, also
+// io.ErrUnexpectedEOF when the stream was cut inside an event, and the cause:
+// errors.Is and errors.As reach a connection reset, a deadline
+// (context.DeadlineExceeded, a net.Error whose Timeout is true), an idle
+// timeout or a cancellation given to [Stream.CloseWithError] or returned by
+// the reader of [Read]. A plain end of input (io.EOF) is no cause: a
+// TruncatedError never matches io.EOF, which read loops take for a clean end.
 type TruncatedError struct {
 	// TaskID is the task to resubscribe to (tasks/{id}:subscribe); "" when
 	// no event named one.
@@ -178,37 +186,103 @@ type TruncatedError struct {
 	// Offset is the number of bytes of the stream consumed.
 	Offset int64
 	// Cut is the lexer's error when the stream ended inside an event (a
-	// *parser.SyntaxError wrapping io.ErrUnexpectedEOF); nil when it ended
-	// between events.
+	// *parser.SyntaxError wrapping io.ErrUnexpectedEOF, whose Offset is
+	// where that event began); nil when it ended between events.
 	Cut error
+	// Dropped is the number of bytes of the event the cut left unfinished,
+	// which were discarded; 0 when the stream ended between events.
+	Dropped int64
+	// Cause is the error the input failed with (the one given to
+	// Stream.CloseWithError, or returned by Read's reader): a connection
+	// reset, a deadline, an idle timeout, a cancellation. nil when the input
+	// simply ended (Close, io.EOF).
+	Cause error
 }
 
-// Error describes the truncation and how to resume.
+// Error describes the truncation, how the stream ended and how to resume:
+//
+//	reconstruct: stream ended in state TASK_STATE_WORKING after 5120 bytes, inside an event (312 bytes dropped), on a read error: connection reset by peer; resubscribe to task "…" with Last-Event-ID "…"
 func (e *TruncatedError) Error() string {
-	b := make([]byte, 0, 160)
+	b := make([]byte, 0, 200)
 	b = append(b, "reconstruct: stream ended in state "...)
 	b = append(b, e.State.String()...)
 	b = append(b, " after "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
 	b = append(b, " bytes"...)
+	if e.Cut != nil {
+		b = append(b, ", inside an event ("...)
+		b = strconv.AppendInt(b, e.Dropped, 10)
+		b = append(b, " bytes dropped)"...)
+	} else {
+		b = append(b, ", between events"...)
+	}
+	if e.Cause != nil {
+		b = append(b, ", on a read error: "...)
+		b = append(b, e.Cause.Error()...)
+	} else {
+		b = append(b, ", at the end of the input"...)
+	}
 	if e.TaskID != "" {
 		b = append(b, "; resubscribe to task "...)
 		b = strconv.AppendQuote(b, e.TaskID)
-	}
-	if e.LastEventID != "" {
-		b = append(b, " with Last-Event-ID "...)
-		b = strconv.AppendQuote(b, e.LastEventID)
-	}
-	if e.Cut != nil {
-		b = append(b, " (cut inside an event)"...)
+		if e.LastEventID != "" {
+			b = append(b, " with Last-Event-ID "...)
+			b = strconv.AppendQuote(b, e.LastEventID)
+		}
+	} else {
+		b = append(b, "; no task id to resubscribe to"...)
 	}
 	return string(b)
 }
 
-// Unwrap returns ErrTruncated and the cut error, if any.
+// Unwrap returns ErrTruncated, the cut error and the cause, those that are
+// set.
 func (e *TruncatedError) Unwrap() []error {
+	errs := make([]error, 1, 3)
+	errs[0] = ErrTruncated
 	if e.Cut != nil {
-		return []error{ErrTruncated, e.Cut}
+		errs = append(errs, e.Cut)
 	}
-	return []error{ErrTruncated}
+	if e.Cause != nil {
+		errs = append(errs, e.Cause)
+	}
+	return errs
+}
+
+// splitEnd sorts the error given to Reducer.Finish: the lexer's error for
+// a stream cut inside an event (a *parser.SyntaxError wrapping
+// io.ErrUnexpectedEOF) is the cut, anything else the cause; an
+// errors.Join of both is split. io.EOF is a plain end, no cause.
+func splitEnd(err error) (cut, cause error) {
+	if isCut(err) {
+		return err, nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs := j.Unwrap()
+		for i, e := range errs {
+			if isCut(e) {
+				rest := append(append([]error{}, errs[:i]...), errs[i+1:]...)
+				if len(rest) == 1 {
+					return e, plainEnd(rest[0])
+				}
+				return e, errors.Join(rest...)
+			}
+		}
+	}
+	return nil, plainEnd(err)
+}
+
+// isCut reports whether err is the lexer's error for a stream cut inside
+// an event.
+func isCut(err error) bool {
+	se, ok := err.(*parser.SyntaxError)
+	return ok && se.Err == io.ErrUnexpectedEOF
+}
+
+// plainEnd returns err, or nil for io.EOF, the plain end of the input.
+func plainEnd(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
 }

@@ -1,8 +1,11 @@
 package reconstruct_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"strings"
 	"testing"
 
@@ -317,3 +320,86 @@ func TestReopenedArtifactJoinsSurrogateAtSeam(t *testing.T) {
 		assert.Contains(t, r.kinds, reconstruct.UpdateReplaced)
 	}
 }
+
+// A TruncatedError says what happened: cut inside an event (with the bytes
+// dropped) or ended between events, and the cause when the input failed
+// (reset, deadline, idle timeout), which errors.Is and errors.As reach. A
+// plain end of input has no cause, and Cut is nil between events.
+func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
+	reset := errors.New("read tcp 127.0.0.1:1->127.0.0.1:2: connection reset by peer")
+	idle := errors.New("httpstream: no byte for 30s")
+	whole := sse("m", task("TASK_STATE_WORKING"), first("a", "x"))
+	cutTail := "data: {\"art"
+	tests := []struct {
+		name    string
+		in      string
+		cause   error // given to CloseWithError; nil for Close
+		inside  bool
+		message string
+	}{
+		{"eof between events", whole, nil, false,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, at the end of the input; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"eof inside an event", whole + cutTail, nil, true,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, inside an event (11 bytes dropped), at the end of the input; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"reset between events", whole, reset, false,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, on a read error: ` + reset.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"idle timeout inside an event", whole + cutTail, idle, true,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, inside an event (11 bytes dropped), on a read error: ` + idle.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"deadline between events", whole, context.DeadlineExceeded, false,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, on a read error: context deadline exceeded; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"io.EOF is a plain end", whole, io.EOF, false,
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, at the end of the input; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+		{"no task to resubscribe to", "data: {\"art", nil, true,
+			`reconstruct: stream ended in state TASK_STATE_UNSPECIFIED after %d bytes, inside an event (11 bytes dropped), at the end of the input; no task id to resubscribe to`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := reconstruct.NewStream(nil)
+			_, err := s.Write([]byte(tt.in))
+			require.NoError(t, err)
+			for s.Next() {
+			}
+			err = s.CloseWithError(tt.cause)
+			var te *reconstruct.TruncatedError
+			require.ErrorAs(t, err, &te)
+			assert.ErrorIs(t, err, reconstruct.ErrTruncated)
+			assert.Equal(t, fmt.Sprintf(tt.message, len(tt.in)), err.Error())
+			assert.Equal(t, tt.inside, errors.Is(err, io.ErrUnexpectedEOF), "io.ErrUnexpectedEOF only for a cut inside an event")
+			assert.Equal(t, tt.inside, te.Cut != nil, "Cut is nil between events")
+			if tt.inside {
+				var se *parser.SyntaxError
+				require.ErrorAs(t, te.Cut, &se)
+				assert.Equal(t, int64(11), se.Size)
+				assert.Equal(t, int64(11), te.Dropped)
+			} else {
+				assert.Zero(t, te.Dropped)
+			}
+			if tt.cause == nil || tt.cause == io.EOF {
+				assert.Nil(t, te.Cause)
+				assert.NotErrorIs(t, err, io.EOF, "a truncation is never io.EOF, which loops take for a clean end")
+				return
+			}
+			assert.Equal(t, tt.cause, te.Cause)
+			assert.ErrorIs(t, err, tt.cause)
+		})
+	}
+}
+
+// A cause that is a typed error (a net.Error with a timeout) stays
+// reachable with errors.As through Read.
+func TestTruncatedErrorCauseAs(t *testing.T) {
+	r := io.MultiReader(strings.NewReader(sse("x", task("TASK_STATE_WORKING"))), &errReader{timeoutErr{}})
+	_, err := reconstruct.Read(r, nil)
+	var te *reconstruct.TruncatedError
+	require.ErrorAs(t, err, &te)
+	var ne net.Error
+	require.ErrorAs(t, err, &ne)
+	assert.True(t, ne.Timeout())
+	assert.Contains(t, err.Error(), "between events, on a read error: i/o timeout")
+}
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }

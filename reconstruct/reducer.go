@@ -817,10 +817,12 @@ func (r *Reducer) resolve(a *Artifact) {
 }
 
 // Finish ends the run at the end of the input: offset is the number of
-// bytes of the stream consumed, and cut the error of a stream that ended
-// inside an event or of a failed read (nil for a clean end). A run that
-// had not reached a terminal or interrupted state ends with a
-// *TruncatedError. Finish returns the run's error and leaves an UpdateDone
+// bytes of the stream consumed, and cut the lexer's error for a stream that
+// ended inside an event (a *parser.SyntaxError wrapping io.ErrUnexpectedEOF,
+// which becomes TruncatedError.Cut), the error of a failed read (its
+// Cause), both joined with errors.Join, or nil (or io.EOF) for an input
+// that simply ended. A run that had not reached a terminal or interrupted
+// state ends with a *TruncatedError. Finish returns the run's error and leaves an UpdateDone
 // in Updates, unless the run had already ended with an error (whose
 // UpdateDone was left by the Apply or Fail that ended it): a run has one
 // UpdateDone. Calling Finish again does nothing more.
@@ -835,14 +837,18 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		return r.err
 	}
 	if !r.final {
-		r.err = &TruncatedError{
+		te := &TruncatedError{
 			TaskID:      r.res.TaskID,
 			ContextID:   r.res.ContextID,
 			State:       r.res.State,
 			LastEventID: string(r.lastID),
 			Offset:      offset,
-			Cut:         cut,
 		}
+		te.Cut, te.Cause = splitEnd(cut)
+		if te.Cut != nil {
+			te.Dropped = te.Cut.(*parser.SyntaxError).Size
+		}
+		r.err = te
 		r.res.Err = r.err
 	}
 	r.syncLastID()

@@ -104,7 +104,7 @@ func TestErrorMessages(t *testing.T) {
 	in := sse("m", task("TASK_STATE_WORKING"), first("a", "x")) + "data: {\"art"
 	_, err := reconstruct.Read(strings.NewReader(in), nil)
 	require.Error(t, err)
-	assert.Equal(t, `reconstruct: stream ended in state TASK_STATE_WORKING after `+strconv.Itoa(len(in))+` bytes; resubscribe to task "`+taskID+`" with Last-Event-ID "m-2" (cut inside an event)`, err.Error())
+	assert.Equal(t, `reconstruct: stream ended in state TASK_STATE_WORKING after `+strconv.Itoa(len(in))+` bytes, inside an event (11 bytes dropped), at the end of the input; resubscribe to task "`+taskID+`" with Last-Event-ID "m-2"`, err.Error())
 
 	_, err = reconstruct.Read(strings.NewReader(sse("m", task("TASK_STATE_WORKING"), `{"error":{"code":503,"status":"UNAVAILABLE","message":"busy"}}`)), nil)
 	require.Error(t, err)

@@ -171,12 +171,13 @@ func (s *Stream) end() bool {
 		s.red.Fail(s.shift(err))
 		return true
 	}
-	// The end of the input, clean or cut inside an event.
+	// The end of the input, between events or cut inside one, plain or
+	// on a read error.
 	cut := s.readErr
 	if err != nil {
 		cut = s.shift(err)
 		if s.readErr != nil {
-			cut = errors.Join(s.readErr, cut)
+			cut = errors.Join(cut, s.readErr)
 		}
 	}
 	s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
@@ -209,8 +210,9 @@ func (s *Stream) Close() error {
 }
 
 // CloseWithError is Close for an input that failed with err, such as a
-// connection reset: a run that had not ended is truncated, and the
-// *TruncatedError carries err as its Cut.
+// connection reset, a deadline or an idle timeout: a run that had not ended
+// is truncated, and the *TruncatedError carries err as its Cause (errors.Is
+// and errors.As reach it). A nil err or io.EOF is a plain end, as Close.
 func (s *Stream) CloseWithError(err error) error {
 	if s.closed {
 		return s.red.err

@@ -49,7 +49,11 @@ export class A2AStreamError extends Error {
   readonly id?: string;
   /** The JSON member concerned, such as "artifactUpdate.artifact.parts[0].text". */
   readonly field?: string;
-  /** Why a truncated stream was cut. */
+  /** Whether a truncated stream was cut inside an event (whose bytes were dropped) rather than between events. */
+  readonly insideEvent?: boolean;
+  /** The bytes of the event a truncated stream was cut inside, dropped; 0 between events. */
+  readonly dropped?: number;
+  /** The read error that ended a truncated stream (a reset, a deadline, an idle timeout); absent when the input simply ended. */
   readonly cause?: string;
 }
 /** The stream ended before the run did: resubscribe with taskId and lastEventId. */

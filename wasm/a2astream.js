@@ -22,7 +22,7 @@ export class A2AStreamError extends Error {
     /** "truncated" | "api" | "http" | "syntax" | "limit" | "rule" | "other" */
     this.type = doc.type;
     for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType',
-      'taskId', 'lastEventId', 'state', 'offset', 'seq', 'id', 'field', 'cause']) {
+      'taskId', 'lastEventId', 'state', 'offset', 'seq', 'id', 'field', 'insideEvent', 'dropped', 'cause']) {
       if (doc[k] !== undefined) this[k] = doc[k];
     }
   }

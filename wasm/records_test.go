@@ -169,8 +169,8 @@ func TestSessionCallsAfterTheEnd(t *testing.T) {
 		t.Errorf("resume after end: %v, want errEnded", err)
 	}
 	var trunc *reconstruct.TruncatedError
-	if !errors.As(ss.s.Result().Err, &trunc) || trunc.Cut == nil || trunc.Cut.Error() != "connection reset" {
-		t.Errorf("a failed read ends truncated with the failure as Cut: %v", ss.s.Result().Err)
+	if !errors.As(ss.s.Result().Err, &trunc) || trunc.Cause == nil || trunc.Cause.Error() != "connection reset" {
+		t.Errorf("a failed read ends truncated with the failure as Cause: %v", ss.s.Result().Err)
 	}
 }
 

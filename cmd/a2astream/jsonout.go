@@ -45,6 +45,8 @@ type errorDoc struct {
 	LastEventID string          `json:"lastEventId,omitempty"`
 	State       string          `json:"state,omitempty"`
 	Offset      *int64          `json:"offset,omitempty"`
+	InsideEvent *bool           `json:"insideEvent,omitempty"` // truncated: cut inside an event
+	Dropped     *int64          `json:"dropped,omitempty"`     // truncated: the bytes of that event
 	Seq         int64           `json:"seq,omitempty"`
 	ID          string          `json:"id,omitempty"`
 	Field       string          `json:"field,omitempty"`
@@ -108,11 +110,11 @@ func newErrorDoc(err error) *errorDoc {
 	switch {
 	case errors.As(err, &trunc):
 		d.Type = "truncated"
+		inside := trunc.Cut != nil
 		d.TaskID, d.LastEventID, d.State = trunc.TaskID, trunc.LastEventID, stateDoc(trunc.State)
-		off := trunc.Offset
-		d.Offset = &off
-		if trunc.Cut != nil {
-			d.Cause = trunc.Cut.Error()
+		d.Offset, d.InsideEvent, d.Dropped = &trunc.Offset, &inside, &trunc.Dropped
+		if trunc.Cause != nil {
+			d.Cause = trunc.Cause.Error()
 		}
 	case errors.As(err, &api):
 		d.Type = "api"

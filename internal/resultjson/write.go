@@ -385,10 +385,11 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 	w.close('}')
 }
 
-// errorDoc writes err with a "type" that says what kind it is: "truncated",
-// "api" (the server's error document), "http", "rule" (a rule broken under
-// Options.Strict), "syntax", "limit", or what Options.ErrorType says,
-// "other" by default.
+// errorDoc writes err with a "type" that says what kind it is: "truncated"
+// (taskId, lastEventId, state, offset, insideEvent, dropped, and cause when
+// the input failed), "api" (the server's error document), "http", "rule" (a
+// rule broken under Options.Strict), "syntax", "limit", or what
+// Options.ErrorType says, "other" by default.
 func (w *writer) errorDoc(err error) {
 	var (
 		api     *parser.APIError
@@ -408,14 +409,19 @@ func (w *writer) errorDoc(err error) {
 	}
 	switch {
 	case errors.As(err, &trunc):
+		// taskId, lastEventId and state are always present ("" when
+		// none), so is how the stream ended; cause only when the input
+		// failed (a reset, a deadline), with the failure's message.
 		w.str("type", "truncated")
 		w.str("message", err.Error())
-		w.strOmit("taskId", trunc.TaskID)
-		w.strOmit("lastEventId", trunc.LastEventID)
-		w.strOmit("state", stateName(trunc.State))
+		w.str("taskId", trunc.TaskID)
+		w.str("lastEventId", trunc.LastEventID)
+		w.str("state", stateName(trunc.State))
 		w.int("offset", trunc.Offset)
-		if trunc.Cut != nil {
-			w.strOmit("cause", trunc.Cut.Error())
+		w.bool("insideEvent", trunc.Cut != nil)
+		w.int("dropped", trunc.Dropped)
+		if trunc.Cause != nil {
+			w.str("cause", trunc.Cause.Error())
 		}
 	case errors.As(err, &api):
 		w.str("type", "api")
