@@ -38,8 +38,16 @@ const retainLimit = 1 << 20
 // and JSON-RPC, where it is {"jsonrpc":"2.0","id":…,"result":…} or an error
 // response. Names are lowerCamelCase or, as ProtoJSON readers accept,
 // snake_case; enums are names or numbers; a missing member or null means
-// the default; unknown members are ignored. The A2A 0.3 shape is refused
-// with ErrLegacyShape.
+// the default; unknown members are ignored.
+//
+// What the agent said is never lost to an A2A 0.3 shape: A2A 0.3's "final"
+// member of a status update, which A2A 1.0 removed and whose meaning the
+// state carries, is ignored and reported (StatusUpdate.LegacyFinal); every
+// other A2A 0.3 shape is refused with ErrLegacyShape: a "kind"
+// discriminator, a "file" part, lowercase states and roles, and the
+// ProtoJSON names A2A 1.0 renamed, under which the text would be ignored
+// ("content" for a message's parts, "update" for a status message, "msg"
+// for the message payload), and "final" beside the payload.
 //
 // Text is byte-exact. The bytes of a JSON string pass through unchanged,
 // invalid UTF-8 included (a delta may end in the middle of a rune); escapes
@@ -346,7 +354,12 @@ func (d *Decoder) streamResponse(fs []jsonx.Field, pos int) error {
 	unknowns := 0
 	for i := range fs {
 		f := &fs[i]
-		if string(f.Key) == "kind" || string(f.Key) == "final" {
+		switch string(f.Key) {
+		case "kind", "final":
+			return d.fail(f.Pos, ErrLegacyShape)
+		case "msg":
+			// The message payload's A2A 0.3 ProtoJSON name.
+			d.enter(f.Key)
 			return d.fail(f.Pos, ErrLegacyShape)
 		}
 		k := payloadKind(f.Key)
@@ -586,7 +599,9 @@ func (d *Decoder) message(v jsonx.Value, m *Message) error {
 			m.Extensions, err = d.strList(f)
 		case "referenceTaskIds", "reference_task_ids":
 			m.ReferenceTaskIDs, err = d.strList(f)
-		case "kind":
+		case "kind", "content":
+			// "content" held the parts in A2A 0.3's ProtoJSON: ignored,
+			// its text would be lost.
 			err = d.fail(f.Pos, ErrLegacyShape)
 		}
 		if err != nil {
@@ -612,7 +627,10 @@ func (d *Decoder) statusUpdate(v jsonx.Value, u *StatusUpdate) error {
 			err = d.status(f, &u.Status)
 		case "metadata":
 			err = d.metadata(f, &u.Metadata)
-		case "kind", "final":
+		case "final":
+			// A2A 0.3's flag; the state says it all.
+			u.LegacyFinal = true
+		case "kind":
 			err = d.fail(f.Pos, ErrLegacyShape)
 		}
 		if err != nil {
@@ -687,6 +705,9 @@ func (d *Decoder) status(f *jsonx.Field, s *Status) error {
 			}
 		case "timestamp":
 			s.Timestamp, err = d.str(m)
+		case "update":
+			// The status message's A2A 0.3 ProtoJSON name.
+			err = d.fail(m.Pos, ErrLegacyShape)
 		}
 		if err != nil {
 			return err

@@ -470,7 +470,6 @@ func TestDecodeErrors(t *testing.T) {
 		{"0.3 kind in a JSON-RPC result", `{"jsonrpc":"2.0","id":1,"result":{"kind":§"artifact-update","taskId":"t"}}`, ErrLegacyShape, "result"},
 		{"0.3 lowercase state", `{"statusUpdate":{"status":{"state":§"completed"}}}`, ErrLegacyShape, "statusUpdate.status.state"},
 		{"0.3 lowercase hyphenated state", `{"task":{"status":{"state":§"input-required"}}}`, ErrLegacyShape, "task.status.state"},
-		{"0.3 final flag", `{"statusUpdate":{"taskId":"t","final":§true}}`, ErrLegacyShape, "statusUpdate.final"},
 		{"0.3 kind in a payload", `{"task":{"kind":§"task","id":"t"}}`, ErrLegacyShape, "task.kind"},
 		{"0.3 kind in a part", `{"message":{"parts":[{"kind":§"text","text":"hi"}]}}`, ErrLegacyShape, "message.parts[0].kind"},
 		{"0.3 file part", `{"message":{"parts":[{"file":§{"uri":"u"}}]}}`, ErrLegacyShape, "message.parts[0].file"},

@@ -48,9 +48,12 @@ var (
 	// than one payload key, or a part has more than one of text, raw, url
 	// and data.
 	ErrTwoPayloads = errors.New("parser: more than one payload")
-	// ErrLegacyShape means the data has the shape of A2A 0.3 (a "kind"
-	// discriminator, lowercase states or roles, a "final" flag), which this
-	// A2A 1.0 decoder does not read.
+	// ErrLegacyShape means the data has a shape of A2A 0.3 that this A2A
+	// 1.0 decoder does not read and whose text it would lose: a "kind"
+	// discriminator, a "file" part, lowercase states or roles, a message's
+	// parts under "content", a status message under "update", a message
+	// payload under "msg", a "final" flag beside the payload. (A "final"
+	// inside a status update is ignored: StatusUpdate.LegacyFinal.)
 	ErrLegacyShape = errors.New("parser: A2A 0.3 shape, not A2A 1.0")
 	// ErrInvalidID means an id is not a UUIDv7, bare or with the prefix of
 	// its kind.

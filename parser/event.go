@@ -244,6 +244,11 @@ type StatusUpdate struct {
 	Status Status
 	// Metadata is the update's metadata (Corti's $usage rides here).
 	Metadata Metadata
+	// LegacyFinal reports that the update carried A2A 0.3's "final"
+	// member, which A2A 1.0 removed: clients infer finality from the
+	// state. Its value is ignored; package reconstruct reports it as a
+	// diagnostic.
+	LegacyFinal bool
 }
 
 // ArtifactUpdate is a task artifact update event: one chunk of an artifact.

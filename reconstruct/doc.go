@@ -106,7 +106,9 @@
 // another task is skipped ([ErrOtherTask]); an update to a sealed artifact
 // reopens it ([ErrSealedArtifact]); an unknown kind of stream response is
 // skipped ([ErrUnknownEvent]); a COMPLETED run without an answer artifact
-// ([ErrNoAnswer]).
+// ([ErrNoAnswer]); a status update that still carries A2A 0.3's "final",
+// which is ignored, once per run ([ErrLegacyField]; the A2A 0.3 shapes that
+// would lose text are refused by the decoder with parser.ErrLegacyShape).
 //
 // These end the run, keeping everything received before in the Result:
 //

@@ -36,6 +36,13 @@ var (
 	// ErrUnknownEvent means a stream response of a kind this package does
 	// not know arrived; it was skipped.
 	ErrUnknownEvent = errors.New("reconstruct: unknown stream response kind")
+	// ErrLegacyField means an event carried a member of A2A 0.3 that A2A
+	// 1.0 removed and whose meaning is unambiguous, so it was ignored:
+	// "final" in a status update (finality comes from the state). It is
+	// reported once per run, for the first event that carries one;
+	// Diagnostic.Field names the member. A2A 0.3 shapes that would lose
+	// text are refused by the decoder instead (parser.ErrLegacyShape).
+	ErrLegacyField = errors.New("reconstruct: A2A 0.3 member that A2A 1.0 removed, ignored")
 	// ErrNoAnswer means a run completed without a sealed artifact that is
 	// not intermediate thinking.
 	ErrNoAnswer = errors.New("reconstruct: run completed without an answer artifact")
@@ -100,6 +107,9 @@ type Diagnostic struct {
 	ArtifactID string
 	// TaskID is the task id the event named, for ErrOtherTask.
 	TaskID string
+	// Field is the JSON member concerned, as a dotted path such as
+	// "statusUpdate.final", for ErrLegacyField; "" otherwise.
+	Field string
 	// From and To are the states of a forbidden transition (ErrTransition)
 	// or the final state and the new one (ErrAfterFinal).
 	From, To parser.TaskState
@@ -119,6 +129,10 @@ func (d *Diagnostic) Error() string {
 	if d.TaskID != "" {
 		b = append(b, " task "...)
 		b = strconv.AppendQuote(b, d.TaskID)
+	}
+	if d.Field != "" {
+		b = append(b, " field "...)
+		b = strconv.AppendQuote(b, d.Field)
 	}
 	if d.From != 0 || d.To != 0 {
 		b = append(b, ' ')

@@ -15,7 +15,7 @@ import (
 var reconstructSentinels = []error{
 	reconstruct.ErrUnknownArtifact, reconstruct.ErrAfterFinal, reconstruct.ErrTransition,
 	reconstruct.ErrOtherTask, reconstruct.ErrSealedArtifact, reconstruct.ErrUnknownEvent,
-	reconstruct.ErrNoAnswer,
+	reconstruct.ErrNoAnswer, reconstruct.ErrLegacyField,
 }
 
 // documented reports whether err is one of the documented errors of a run.

@@ -101,6 +101,7 @@ type Reducer struct {
 	// final status: the answer if the next final status comes now.
 	candidate *Artifact
 	terminal  bool // a terminal state was reached: the state is frozen
+	legacy    bool // an ErrLegacyField diagnostic was recorded
 	final     bool // the run ended: terminal, interrupted or a direct reply
 	finished  bool // Finish was called
 	err       error
@@ -361,6 +362,12 @@ func (r *Reducer) message(f *parser.Frame, m *parser.Message) {
 }
 
 func (r *Reducer) statusUpdate(f *parser.Frame, u *parser.StatusUpdate) {
+	if u.LegacyFinal && !r.legacy {
+		r.legacy = true
+		if !r.diag(f, Diagnostic{Field: "statusUpdate.final", Err: ErrLegacyField}) {
+			return
+		}
+	}
 	if !r.sameTask(f, u.TaskID, u.ContextID) || !r.afterTerminal(f, u.Status.State) {
 		return
 	}

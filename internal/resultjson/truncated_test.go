@@ -87,3 +87,27 @@ func TestTruncatedDocument(t *testing.T) {
 		})
 	}
 }
+
+// A status update with A2A 0.3's "final" shows in the diagnostics with the
+// member it names; under Strict it is the run's error, of type "rule".
+func TestLegacyFieldDiagnostic(t *testing.T) {
+	in := `data: {"task":{"id":"t","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n" +
+		`data: {"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"final":true}}` + "\n\n"
+	res, err := reconstruct.Read(strings.NewReader(in), nil)
+	require.NoError(t, err)
+	var doc struct {
+		Diagnostics []struct{ Field, Error string }
+		Error       *struct{ Type string }
+	}
+	require.NoError(t, json.Unmarshal(Append(nil, res, err, nil), &doc))
+	require.Len(t, doc.Diagnostics, 1)
+	assert.Equal(t, "statusUpdate.final", doc.Diagnostics[0].Field)
+	assert.Contains(t, doc.Diagnostics[0].Error, reconstruct.ErrLegacyField.Error())
+	assert.Nil(t, doc.Error)
+
+	res, err = reconstruct.Read(strings.NewReader(in), &reconstruct.Options{Strict: true})
+	require.ErrorIs(t, err, reconstruct.ErrLegacyField)
+	require.NoError(t, json.Unmarshal(Append(nil, res, err, nil), &doc))
+	require.NotNil(t, doc.Error)
+	assert.Equal(t, "rule", doc.Error.Type)
+}

@@ -377,6 +377,7 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 	w.str("id", g.ID)
 	w.strOmit("artifactId", g.ArtifactID)
 	w.strOmit("taskId", g.TaskID)
+	w.strOmit("field", g.Field)
 	if g.From != 0 || g.To != 0 {
 		w.strOmit("from", g.From.String())
 		w.strOmit("to", g.To.String())
