@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh is the wasm part of CI: it builds wasm/a2astream.wasm twice and
 # checks that the bytes match (reproducible), checks what the module links,
-# runs the Go packages' tests compiled for wasip1 under Node, type-checks
+# runs the Go packages' tests compiled for wasip1 on wazero, type-checks
 # a2astream.d.ts, runs the Node tests of the wrapper (imports, size, results
 # byte for byte against the CLI) and the browser test in Debian's headless
 # Chromium (installed when missing). Every step runs; the script fails at
@@ -43,42 +43,46 @@ links() {
 	return $bad
 }
 
-# gotests runs the packages' tests under Node. Node 20 itself sometimes dies
-# of a segmentation fault in the middle of a long test binary (about one run
-# in four of reconstruct's, at any commit, with or without V8's wasm trap
-# handler): a package whose run ends that way is run once more, and fails
-# only if it fails again. A test that fails is not run again.
+# wazero installs wazero's CLI, the WASI runtime the Go tests for wasip1
+# run on (Node 20's WASI dies of a segmentation fault in long test binaries).
+wazeroVersion=v1.12.0
+gobin=$(go env GOPATH)/bin
+wazero() {
+	[ "$("$gobin/wazero" version 2>/dev/null)" = "$wazeroVersion" ] ||
+		go install "github.com/tetratelabs/wazero/cmd/wazero@$wazeroVersion"
+}
+
+# gotests runs the packages' tests compiled for wasip1 under wazero, through
+# the exec script Go ships for it.
 gotests() {
-	local out rc crashed
-	out=$(GOOS=wasip1 GOARCH=wasm go test -count=1 -exec="node $root/wasm/test/go_wasip1_exec.mjs" \
-		./parser/ ./utf8buf/ ./citations/ ./reconstruct/ ./internal/... ./wasm/... 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc -eq 0 ] && return 0
-	crashed=$(awk '/^signal: segmentation fault/ { seg = 1; next } seg && $1 == "FAIL" { print $2; seg = 0 }' <<<"$out")
-	if [ -z "$crashed" ] || [ "$(grep -c '^FAIL'$'\t' <<<"$out")" -ne "$(wc -l <<<"$crashed")" ]; then
-		return 1
-	fi
-	echo "wasm: Node crashed (SIGSEGV) running $(echo $crashed); running them once more" >&2
-	GOOS=wasip1 GOARCH=wasm go test -count=1 -exec="node $root/wasm/test/go_wasip1_exec.mjs" $crashed
+	PATH="$gobin:$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm go test -count=1 \
+		-exec="$(go env GOROOT)/lib/wasm/go_wasip1_wasm_exec" \
+		./parser/ ./utf8buf/ ./citations/ ./reconstruct/ ./internal/... ./wasm/...
 }
 
+# npmci installs the dev dependencies from the lock file, unless the
+# node_modules already hold that lock file's packages.
 npmci() {
-	(cd wasm && { [ -d node_modules/playwright-core ] && [ -d node_modules/typescript ] && [ -d node_modules/eventsource-parser ]; } ||
-		npm ci --no-audit --no-fund)
+	(cd wasm && { cmp -s package-lock.json node_modules/.a2astream-lock || {
+		npm ci --no-audit --no-fund && cp package-lock.json node_modules/.a2astream-lock
+	}; })
 }
 
-chromium() {
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+# installChromium installs Debian's chromium when it is missing. (The
+# function must not be named chromium: command -v would find the function.)
+installChromium() {
+	[ -x /usr/bin/chromium ] || { apt-get update && apt-get install -y --no-install-recommends chromium; }
 }
 
 step "reproducible build" reproducible
 step "linked packages (no encoding/json, syscall/js, net/http, fmt, reflect, time, os)" links
-step "Go tests under GOOS=wasip1 in Node" gotests
+step "install wazero $wazeroVersion" wazero
+step "Go tests under GOOS=wasip1 on wazero" gotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
 step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs
-step "install Chromium" chromium
+step "the npm tarball (npm pack --dry-run)" node --test wasm/test/pack.test.mjs
+step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs
 if [ "${BENCH:-0}" = 1 ]; then
 	step "benchmark" node wasm/bench/bench.mjs
