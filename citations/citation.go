@@ -237,9 +237,13 @@ type Resolved struct {
 	// DataPart is the 0-based index, in the parts passed to Resolve, of
 	// the cited part.
 	DataPart int
-	// Number is the 1-based marker number: parts are numbered in the order
-	// in which the text first cites them, and every citation of the same
-	// part shares its number.
+	// Number is the 1-based marker number of the citation's target, the
+	// cited part with this locator: targets are numbered in the order in
+	// which the text first cites them, and citations share a number when
+	// they cite the same part with the same locator as written (the same
+	// kind, pointer text and line range, or the same raw unknown locator;
+	// no locator is one more target). Two locators into one part are two
+	// numbers, so that a footnote names what its markers point at.
 	Number int
 	// Target is what the locator designates: raw JSON (a subslice of the
 	// data part's Data) for a pointer or no locator, the lines for a line

@@ -67,9 +67,11 @@
 //
 // Markers are inserted in one pass by [AppendRender] ([Numbered] "[1]",
 // Markdown [Footnotes] "[^1]" with the footnote list, [HTML] <sup> anchors
-// with the text escaped) or [AppendRenderFunc] for any other style. Parts
-// are numbered in the order the text first cites them; every citation of a
-// part shows its number; citations at one offset keep their entry order.
+// with the text escaped) or [AppendRenderFunc] for any other style. Each
+// target, a cited part with one locator, is numbered in the order the text
+// first cites it, and every citation of it shows that number, so a
+// footnote names exactly what its markers point at; citations at one
+// offset keep their entry order.
 //
 // # Limits and allocation
 //

@@ -40,17 +40,19 @@ func ExampleResolve() {
 	// 0 diagnostics
 }
 
-// Markers in three styles, over text that needs escaping in HTML. Both
-// citations of dp.a share the number 1.
+// Markers in three styles, over text that needs escaping in HTML. Each
+// target has its number: /hba1c of dp.a is 1 wherever the text cites it,
+// and the whole of dp.a is another target, 3.
 func ExampleAppendRender() {
 	parts := []citations.Part{
 		{
 			Kind: citations.PartText,
-			Text: []byte("HbA1c <7%. LDL high."),
+			Text: []byte("HbA1c <7%. LDL high. Well above HbA1c."),
 			Metadata: []byte(`{"citations":[
 				{"data_part_id":"dp.a","offset":10,"locator":"/hba1c"},
 				{"data_part_id":"dp.b","offset":20,"locator":"/ldl"},
-				{"data_part_id":"dp.a","offset":20}]}`),
+				{"data_part_id":"dp.a","offset":20},
+				{"data_part_id":"dp.a","offset":38,"locator":"/hba1c"}]}`),
 		},
 		{Kind: citations.PartData, Data: []byte(`{"hba1c":6.8}`), Metadata: []byte(`{"dataPartId":"dp.a"}`)},
 		{Kind: citations.PartData, Data: []byte(`{"ldl":4.1}`), Metadata: []byte(`{"dataPartId":"dp.b"}`)},
@@ -60,15 +62,17 @@ func ExampleAppendRender() {
 	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
 	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.HTML))
 	// Output:
-	// HbA1c <7%.[1] LDL high.[2][1]
-	// HbA1c <7%.[^1] LDL high.[^2][^1]
+	// HbA1c <7%.[1] LDL high.[2][3] Well above HbA1c.[1]
+	// HbA1c <7%.[^1] LDL high.[^2][^3] Well above HbA1c.[^1]
 	//
 	// [^1]: dp.a /hba1c
 	// [^2]: dp.b /ldl
-	// HbA1c &lt;7%.<sup><a href="#cite-1">1</a></sup> LDL high.<sup><a href="#cite-2">2</a></sup><sup><a href="#cite-1">1</a></sup>
+	// [^3]: dp.a
+	// HbA1c &lt;7%.<sup><a href="#cite-1">1</a></sup> LDL high.<sup><a href="#cite-2">2</a></sup><sup><a href="#cite-3">3</a></sup> Well above HbA1c.<sup><a href="#cite-1">1</a></sup>
 	// <ol class="citations">
 	// <li id="cite-1" value="1">dp.a /hba1c</li>
 	// <li id="cite-2" value="2">dp.b /ldl</li>
+	// <li id="cite-3" value="3">dp.a</li>
 	// </ol>
 }
 

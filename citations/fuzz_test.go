@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -72,7 +73,16 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("joined text %q, want %q", res.Text, text)
 		}
 		prev := 0
+		numbers := map[string]int{} // target (part, locator as written) → number
 		for i, c := range res.Citations {
+			target := fmt.Sprintf("%d %d %q %d-%d %q", c.DataPart, c.Locator.Kind, c.Locator.Pointer, c.Locator.StartLine, c.Locator.EndLine, c.Locator.Raw)
+			if c.Locator.Kind != citations.LocatorUnknown {
+				target = fmt.Sprintf("%d %d %q %d-%d", c.DataPart, c.Locator.Kind, c.Locator.Pointer, c.Locator.StartLine, c.Locator.EndLine)
+			}
+			if n, ok := numbers[target]; ok && n != c.Number || !ok && c.Number != len(numbers)+1 {
+				t.Fatalf("citation %d (target %s) has number %d; numbers so far %v", i, target, c.Number, numbers)
+			}
+			numbers[target] = c.Number
 			if c.ByteOffset < prev || c.ByteOffset > len(text) {
 				t.Fatalf("citation %d at byte %d: out of order or out of bounds (%d bytes)", i, c.ByteOffset, len(text))
 			}

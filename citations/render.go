@@ -10,12 +10,13 @@ const (
 	// Numbered inserts "[1]"; the text is copied as it is.
 	Numbered Style = iota
 	// Footnotes inserts Markdown footnote references "[^1]" and appends
-	// the footnote list ("[^1]: <id> <locator>", one line per cited part)
-	// after a blank line.
+	// the footnote list ("[^1]: <id> <locator>", one line per number, that
+	// is per cited part and locator) after a blank line.
 	Footnotes
 	// HTML escapes the text and inserts
 	// <sup><a href="#cite-1">1</a></sup>, then appends an ordered list
-	// whose items carry the ids "cite-1", "cite-2"…
+	// with one item per number, "<id> <locator>", whose items carry the
+	// ids "cite-1", "cite-2"…
 	HTML
 )
 
@@ -42,7 +43,10 @@ type MarkerFunc func(dst []byte, c *Resolved) []byte
 //
 // cites must be in text order, as [Resolver.Resolve] returns them;
 // citations at the same offset are marked in slice order, and every
-// citation of one part shows that part's Number. A citation whose
+// citation shows its Number. The footnote and HTML lists have one entry
+// per Number, taken from its first citation: Resolve gives one Number per
+// cited part and locator, so each entry names the one target its markers
+// point at. A citation whose
 // ByteOffset is behind the previous one, or past the end of text, is
 // marked where the previous one was, or at the end: rendering never fails.
 // An unknown style renders as Numbered.
@@ -113,7 +117,7 @@ func firstOfNumber(c *Resolved, max *int) bool {
 	return true
 }
 
-// appendFootnotes appends "\n\n[^n]: id locator\n" for each cited part.
+// appendFootnotes appends "\n\n[^n]: id locator\n" for each number.
 func appendFootnotes(dst []byte, cites []Resolved) []byte {
 	seen := 0
 	open := false
@@ -139,7 +143,7 @@ func appendFootnotes(dst []byte, cites []Resolved) []byte {
 	return dst
 }
 
-// appendHTMLList appends an ordered list with one item per cited part.
+// appendHTMLList appends an ordered list with one item per number.
 func appendHTMLList(dst []byte, cites []Resolved) []byte {
 	seen := 0
 	open := false

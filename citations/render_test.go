@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/citations"
 )
 
@@ -28,11 +31,11 @@ func TestAppendRender(t *testing.T) {
 		style citations.Style
 		want  string
 	}{
-		{"numbered", citations.Numbered, `>>Café[1][2] "A&B" <ok>.[1]`},
-		{"footnotes", citations.Footnotes, ">>Café[^1][^2] \"A&B\" <ok>.[^1]\n\n[^1]: p'1 /x\n[^2]: p2 L1-L2\n"},
-		{"html", citations.HTML, `>>Café<sup><a href="#cite-1">1</a></sup><sup><a href="#cite-2">2</a></sup> &#34;A&amp;B&#34; &lt;ok&gt;.<sup><a href="#cite-1">1</a></sup>` +
-			"\n<ol class=\"citations\">\n<li id=\"cite-1\" value=\"1\">p&#39;1 /x</li>\n<li id=\"cite-2\" value=\"2\">p2 L1-L2</li>\n</ol>\n"},
-		{"unknown style renders numbered", citations.Style(9), `>>Café[1][2] "A&B" <ok>.[1]`},
+		{"numbered", citations.Numbered, `>>Café[1][2] "A&B" <ok>.[3]`},
+		{"footnotes", citations.Footnotes, ">>Café[^1][^2] \"A&B\" <ok>.[^3]\n\n[^1]: p'1 /x\n[^2]: p2 L1-L2\n[^3]: p'1\n"},
+		{"html", citations.HTML, `>>Café<sup><a href="#cite-1">1</a></sup><sup><a href="#cite-2">2</a></sup> &#34;A&amp;B&#34; &lt;ok&gt;.<sup><a href="#cite-3">3</a></sup>` +
+			"\n<ol class=\"citations\">\n<li id=\"cite-1\" value=\"1\">p&#39;1 /x</li>\n<li id=\"cite-2\" value=\"2\">p2 L1-L2</li>\n<li id=\"cite-3\" value=\"3\">p&#39;1</li>\n</ol>\n"},
+		{"unknown style renders numbered", citations.Style(9), `>>Café[1][2] "A&B" <ok>.[3]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,5 +107,50 @@ func TestStrings(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("String() = %q, want %q", tt.got, tt.want)
 		}
+	}
+}
+
+// Each distinct target, a cited part with one locator, gets its own
+// number, so that a footnote names what its markers point at: two
+// locators into one data part are two footnotes, and a repeated
+// (part, locator) pair repeats its number. The three styles agree.
+func TestNumbersPerTarget(t *testing.T) {
+	parts := []citations.Part{
+		{Kind: citations.PartText, Text: []byte("diabetes, hypertension, diabetes again, labs."), Metadata: []byte(`{"citations":[
+			{"data_part_id":"dp.c","offset":8,"locator":"/conditions/0"},
+			{"data_part_id":"dp.c","offset":22,"locator":"/conditions/1"},
+			{"data_part_id":"dp.c","offset":38,"locator":"/conditions/0"},
+			{"data_part_id":"dp.l","offset":44,"locator":"/0"},
+			{"data_part_id":"dp.c","offset":44}]}`)},
+		{Kind: citations.PartData, Data: []byte(`{"conditions":["E11.65","I10"]}`), Metadata: []byte(`{"dataPartId":"dp.c"}`)},
+		{Kind: citations.PartData, Data: []byte(`[8.2]`), Metadata: []byte(`{"dataPartId":"dp.l"}`)},
+	}
+	res := citations.Resolve(parts, citations.Options{})
+	require.Empty(t, res.Diagnostics)
+	var numbers []int
+	for _, c := range res.Citations {
+		numbers = append(numbers, c.Number)
+	}
+	assert.Equal(t, []int{1, 2, 1, 3, 4}, numbers)
+	tests := []struct {
+		name  string
+		style citations.Style
+		want  string
+	}{
+		{"numbered", citations.Numbered, "diabetes[1], hypertension[2], diabetes again[1], labs[3][4]."},
+		{"footnotes", citations.Footnotes, "diabetes[^1], hypertension[^2], diabetes again[^1], labs[^3][^4].\n\n" +
+			"[^1]: dp.c /conditions/0\n[^2]: dp.c /conditions/1\n[^3]: dp.l /0\n[^4]: dp.c\n"},
+		{"html", citations.HTML, `diabetes<sup><a href="#cite-1">1</a></sup>, hypertension<sup><a href="#cite-2">2</a></sup>, ` +
+			`diabetes again<sup><a href="#cite-1">1</a></sup>, labs<sup><a href="#cite-3">3</a></sup><sup><a href="#cite-4">4</a></sup>.` +
+			"\n<ol class=\"citations\">\n" +
+			`<li id="cite-1" value="1">dp.c /conditions/0</li>` + "\n" +
+			`<li id="cite-2" value="2">dp.c /conditions/1</li>` + "\n" +
+			`<li id="cite-3" value="3">dp.l /0</li>` + "\n" +
+			`<li id="cite-4" value="4">dp.c</li>` + "\n</ol>\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(citations.AppendRender(nil, res.Text, res.Citations, tt.style)))
+		})
 	}
 }

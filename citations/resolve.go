@@ -60,9 +60,8 @@ type Result struct {
 
 // partInfo is what the resolver learns about one part.
 type partInfo struct {
-	id     []byte // metadata.dataPartId decoded; nil when none
-	number int    // marker number given to the part; 0 until cited
-	state  uint8  // dataUnchecked, dataValid, dataInvalid
+	id    []byte // metadata.dataPartId decoded; nil when none
+	state uint8  // dataUnchecked, dataValid, dataInvalid
 	// str is the decoded data string when state is dataString.
 	str []byte
 }
@@ -85,6 +84,7 @@ type Resolver struct {
 	joined []byte     // joined text when there are several text parts
 	parts  []partInfo // one per part passed to Resolve
 	byID   []int32    // indices of parts with an id, sorted by id then index
+	order  []int32    // scratch of number: citations sorted by target, first of each
 	cites  []Resolved
 	diags  []Diagnostic
 	strs   []byte // decoded JSON strings (ids, locators, string data)
@@ -113,6 +113,9 @@ func (r *Resolver) Reset(opts Options) {
 	}
 	if cap(r.parts) > retainLimit/64 {
 		r.parts, r.byID = nil, nil
+	}
+	if cap(r.order) > retainLimit/4 {
+		r.order = nil
 	}
 	r.ptr = jsonx.Pointer{}
 	r.clear()
@@ -344,10 +347,9 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
-// locate joins every citation to its part, numbers the parts, and
-// evaluates the locators.
+// locate joins every citation to its part, numbers the targets, and
+// evaluates the locators, in text order.
 func (r *Resolver) locate(parts []Part) {
-	next := 1
 	kept := r.cites[:0]
 	for i := range r.cites {
 		c := r.cites[i]
@@ -359,29 +361,85 @@ func (r *Resolver) locate(parts []Part) {
 			continue
 		}
 		c.DataPart = int(r.byID[k])
-		info := &r.parts[c.DataPart]
-		if info.number == 0 {
-			info.number = next
-			next++
-		}
-		c.Number = info.number
+		kept = append(kept, c)
+	}
+	r.cites = kept
+	r.number()
+	limit := r.opts.MaxScan
+	if limit <= 0 {
+		limit = DefaultMaxScan
+	}
+	for i := range r.cites {
+		c := &r.cites[i]
 		if c.Err == nil {
-			limit := r.opts.MaxScan
-			if limit <= 0 {
-				limit = DefaultMaxScan
-			}
 			if r.scanned > limit {
 				c.Err = ErrScanLimit
 			} else {
-				r.target(&c, &parts[c.DataPart], info)
+				r.target(c, &parts[c.DataPart], &r.parts[c.DataPart])
 			}
 		}
 		if c.Err != nil {
 			r.diag(c.Err, c.Part, c.Index, c.ID, c.Offset)
 		}
-		kept = append(kept, c)
 	}
-	r.cites = kept
+}
+
+// number gives every distinct target, a cited part with one locator as
+// written, a number in the order in which the text first cites it. It
+// sorts the citations' indices by target, then by text order, so that the
+// first of each run of equal targets is the one the text cites first.
+func (r *Resolver) number() {
+	n := len(r.cites)
+	r.order = slices.Grow(r.order[:0], 2*n)[:2*n]
+	order, first := r.order[:n], r.order[n:]
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmpTarget(&r.cites[a], &r.cites[b]); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	for k, i := range order {
+		first[i] = i
+		if k > 0 && cmpTarget(&r.cites[order[k-1]], &r.cites[i]) == 0 {
+			first[i] = first[order[k-1]]
+		}
+	}
+	next := 1
+	for i := range r.cites {
+		if f := first[i]; int(f) != i {
+			r.cites[i].Number = r.cites[f].Number
+			continue
+		}
+		r.cites[i].Number = next
+		next++
+	}
+}
+
+// cmpTarget orders citations by cited part, then by locator as written.
+func cmpTarget(a, b *Resolved) int {
+	if c := cmpInt(a.DataPart, b.DataPart); c != 0 {
+		return c
+	}
+	la, lb := &a.Locator, &b.Locator
+	if c := cmpInt(int(la.Kind), int(lb.Kind)); c != 0 {
+		return c
+	}
+	switch la.Kind {
+	case LocatorNone:
+		return 0
+	case LocatorUnknown:
+		return bytes.Compare(la.Raw, lb.Raw)
+	}
+	if c := bytes.Compare(la.Pointer, lb.Pointer); c != 0 {
+		return c
+	}
+	if c := cmpInt(la.StartLine, lb.StartLine); c != 0 {
+		return c
+	}
+	return cmpInt(la.EndLine, lb.EndLine)
 }
 
 // target evaluates c's locator on the cited part p, setting Target or Err.

@@ -90,11 +90,11 @@ func TestClinicalAnswer(t *testing.T) {
 	}
 	wants := []want{
 		{"dp.conditions", `{"system":"http://hl7.org/fhir/sid/icd-10","code":"J45.909","display":"Unspecified asthma, uncomplicated"}`, citations.ValueObject, 0, 0, 1, 1, -1},
-		{"dp.conditions", `"J45.909"`, citations.ValueString, 0, 1, 1, 1, -1},
-		{"dp.labs", `7.2`, citations.ValueNumber, 2, 0, 3, 2, -1},
-		{"dp.labs", `{"loinc":"13457-7","name":"LDL","valueQuantity":{"value":4.1,"unit":"mmol/L"}}`, citations.ValueObject, 2, 1, 3, 2, -1},
-		{"dp.transcript", "Patient: I wake up coughing,\nPatient: every night, since the été.", citations.ValueText, 2, 2, 4, 3, 51},
-		{"dp.transcript", "Patient: Badly.", citations.ValueText, 2, 3, 4, 3, 34},
+		{"dp.conditions", `"J45.909"`, citations.ValueString, 0, 1, 1, 2, -1},
+		{"dp.labs", `7.2`, citations.ValueNumber, 2, 0, 3, 3, -1},
+		{"dp.labs", `{"loinc":"13457-7","name":"LDL","valueQuantity":{"value":4.1,"unit":"mmol/L"}}`, citations.ValueObject, 2, 1, 3, 4, -1},
+		{"dp.transcript", "Patient: I wake up coughing,\nPatient: every night, since the été.", citations.ValueText, 2, 2, 4, 5, 51},
+		{"dp.transcript", "Patient: Badly.", citations.ValueText, 2, 3, 4, 6, 34},
 	}
 	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
 		t.Run(u.String(), func(t *testing.T) {
@@ -142,9 +142,10 @@ func TestRenderClinical(t *testing.T) {
 	parts, _, _ := clinicalParts(citations.CodePoints)
 	res := citations.Resolve(parts, citations.Options{})
 	got := string(citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
-	want := "Assessment for Zoë Müller (患者 4711, 👨‍👩‍👧‍👦 family history):[^1] asthma, ICD-10 J45.909[^1].\n" +
-		"HbA1c 7.2 %[^2] (↑) and LDL 4.1 mmol/L[^2]. She said «I wake up coughing, every night»[^3] 😷.[^3]" +
-		"\n\n[^1]: dp.conditions /conditions/0/code\n[^2]: dp.labs /results/0/valueQuantity/value\n[^3]: dp.transcript L3-L4\n"
+	want := "Assessment for Zoë Müller (患者 4711, 👨‍👩‍👧‍👦 family history):[^1] asthma, ICD-10 J45.909[^2].\n" +
+		"HbA1c 7.2 %[^3] (↑) and LDL 4.1 mmol/L[^4]. She said «I wake up coughing, every night»[^5] 😷.[^6]" +
+		"\n\n[^1]: dp.conditions /conditions/0/code\n[^2]: dp.conditions #/conditions/0/code/code\n" +
+		"[^3]: dp.labs /results/0/valueQuantity/value\n[^4]: dp.labs /results/1\n[^5]: dp.transcript L3-L4\n[^6]: dp.transcript L2\n"
 	if got != want {
 		t.Fatalf("rendered\n%s\nwant\n%s", got, want)
 	}

@@ -185,7 +185,7 @@ func TestDemo(t *testing.T) {
 	if res.code != exitOK {
 		t.Errorf("exit %d; stderr:\n%s", res.code, res.stderr)
 	}
-	for _, want := range []string{"Let me check the latest lab results", "[thinking]", "eGFR 78", "[^3]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
+	for _, want := range []string{"Let me check the latest lab results", "[thinking]", "eGFR 78", "[^5]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("demo stdout lacks %q:\n%s", want, res.stdout)
 		}

@@ -83,9 +83,8 @@ function finish(result, error) {
     for (const c of answer.citations) {
       if (seen.has(c.number)) continue;
       seen.add(c.number);
-      const li = el('li', { id: `fn-${c.number}` }, el('code', { textContent: c.id }));
-      for (const d of answer.citations.filter((x) => x.number === c.number)) li.append(cited(d));
-      $('footnotes').append(li);
+      // One number per cited part and locator: its first citation says all.
+      $('footnotes').append(el('li', { id: `fn-${c.number}` }, el('code', { textContent: c.id }), cited(c)));
     }
     $('sources').hidden = answer.citations.length === 0;
     $('answer-section').hidden = false;
