@@ -523,8 +523,11 @@ func TestAPIErrors(t *testing.T) {
 			errorDoc{Type: "http", HTTPStatus: 502, ContentType: "text/html"},
 			"HTTP 502"},
 		{"JSON that is no error", []string{"-m", "x"}, 200, "application/json", `{"task":{"id":"t"}}`, exitProtocol,
-			errorDoc{Type: "http", HTTPStatus: 200, ContentType: "application/json"},
-			"HTTP 200"},
+			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "application/json"},
+			`not an event stream: HTTP 200 with "application/json", starting "{\"task\"`},
+		{"HTML page with 200", []string{"-m", "x"}, 200, "text/html", `<!DOCTYPE html><title>Sign in</title>`, exitProtocol,
+			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "text/html"},
+			`not an event stream: HTTP 200 with "text/html", starting "<!DOCTYPE html><title>Sign in</title>"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -543,7 +546,7 @@ func TestAPIErrors(t *testing.T) {
 			}
 			e := *doc.Error
 			e.Details = nil
-			if tt.want.Type == "http" {
+			if tt.want.Type == "http" || tt.want.Type == "notEventStream" {
 				e.Message = ""
 			}
 			if !reflect.DeepEqual(e, tt.want) {

@@ -388,9 +388,11 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 
 // errorDoc writes err with a "type" that says what kind it is: "truncated"
 // (taskId, lastEventId, state, offset, insideEvent, dropped, and cause when
-// the input failed), "api" (the server's error document), "http", "rule" (a
-// rule broken under Options.Strict), "syntax", "limit", or what
-// Options.ErrorType says, "other" by default.
+// the input failed), "api" (the server's error document), "notEventStream"
+// (input that is no SSE stream: httpStatus and contentType when it came in
+// a response, head its first bytes), "http", "rule" (a rule broken under
+// Options.Strict), "syntax", "limit", or what Options.ErrorType says,
+// "other" by default.
 func (w *writer) errorDoc(err error) {
 	var (
 		api     *parser.APIError
@@ -399,6 +401,7 @@ func (w *writer) errorDoc(err error) {
 		syn     *parser.SyntaxError
 		diag    *reconstruct.Diagnostic
 		ev      *reconstruct.EventError
+		notSSE  *reconstruct.NotEventStreamError
 	)
 	w.open('{')
 	where := func(off, seq int64, id string) {
@@ -438,6 +441,14 @@ func (w *writer) errorDoc(err error) {
 		if errors.As(err, &ev) {
 			where(ev.Offset, ev.Seq, ev.Where.ID)
 		}
+	case errors.As(err, &notSSE):
+		w.str("type", "notEventStream")
+		w.str("message", err.Error())
+		if notSSE.StatusCode != 0 {
+			w.int("httpStatus", int64(notSSE.StatusCode))
+		}
+		w.strOmit("contentType", notSSE.ContentType)
+		w.str("head", string(notSSE.Head))
 	case errors.As(err, &httpErr):
 		w.str("type", "http")
 		w.str("message", err.Error())

@@ -1,0 +1,757 @@
+package httpstream
+
+// This file is structured as: the Client and its defaults; the requests it
+// makes (message:stream, tasks/{id}:subscribe, their JSON-RPC methods);
+// the Run with its read loop, resubscription and backoff; the idle
+// watchdog.
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"iter"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// The defaults of a [Client]'s zero fields.
+const (
+	// DefaultIdleTimeout is the longest a connection may stay silent (no
+	// byte of the response, keep-alive comments included) before the read
+	// is ended with ErrIdleTimeout and the run resubscribes: 60 seconds.
+	DefaultIdleTimeout = 60 * time.Second
+	// DefaultTimeout is the longest a run may take, resubscriptions and
+	// backoff included: one hour.
+	DefaultTimeout = time.Hour
+	// DefaultRetries is the number of resubscriptions a run may make
+	// after dropped connections: 5.
+	DefaultRetries = 5
+	// DefaultRetryDelay is the backoff before the first resubscription:
+	// 500 milliseconds. It doubles with each resubscription that brought
+	// nothing, and starts over after one that did.
+	DefaultRetryDelay = 500 * time.Millisecond
+	// DefaultMaxRetryDelay caps the backoff: 30 seconds.
+	DefaultMaxRetryDelay = 30 * time.Second
+	// DefaultJitter is the part of each backoff that is random: 0.5, so a
+	// delay d is waited as a duration drawn between d/2 and d.
+	DefaultJitter = 0.5
+)
+
+// The errors a run's connection ends with, besides those of the transport
+// and the server. They end a read; when the run had not ended, they are the
+// cause inside its *reconstruct.TruncatedError (errors.Is finds them there),
+// which holds the task id and last event id to resume with.
+var (
+	// ErrIdleTimeout means no byte arrived for Client.IdleTimeout: the
+	// connection was given up and, retries permitting, the run
+	// resubscribed.
+	ErrIdleTimeout = errors.New("httpstream: no data received within the idle timeout")
+	// ErrTimeout means the run took longer than Client.Timeout.
+	ErrTimeout = errors.New("httpstream: the run exceeded its timeout")
+	// ErrClosed means the run was closed with Run.Close, or its loop left
+	// before the end.
+	ErrClosed = errors.New("httpstream: run closed")
+	// ErrUpdatesUsed means Run.Updates was ranged over a second time: a
+	// run's updates are handed out once.
+	ErrUpdatesUsed = errors.New("httpstream: the run's updates were already read")
+)
+
+// Client is the front door to an A2A 1.0 agent's streaming calls: it sends a
+// message (message:stream, or the JSON-RPC method SendStreamingMessage) or
+// subscribes to a task (tasks/{id}:subscribe, or SubscribeToTask), reads the
+// Server-Sent Events stream with a reconstruct.Stream, and when the
+// connection drops, stalls or ends before the run reached a terminal or
+// interrupted state, resubscribes with the task id and Last-Event-ID, so
+// that the caller sees one uncut run.
+//
+// Its zero fields select the documented defaults. A Client may be used by
+// multiple goroutines at once; its fields must not change while a run it
+// started is read.
+type Client struct {
+	// BaseURL is the agent's A2A base URL, such as
+	// https://host/v2/agents/{id}/a2a. REST calls go to BaseURL +
+	// "/message:stream" and BaseURL + "/tasks/{id}:subscribe", JSON-RPC
+	// calls to BaseURL itself. With Open it may be "": the run then cannot
+	// resubscribe.
+	BaseURL string
+	// Binding is the protocol binding: parser.BindingREST (the default,
+	// also for 0) or parser.BindingJSONRPC.
+	Binding parser.Binding
+	// HTTP makes the requests; nil means http.DefaultClient. The timeouts
+	// and Close end a pending read by cancelling the request's context, as
+	// net/http's transport honours; an http.Client.Timeout would cut long
+	// runs, leave it 0.
+	HTTP *http.Client
+	// Header is added to every request (authorization, tenant). A name
+	// replaces the value the Client would send (A2A-Version: 1.0, Accept:
+	// text/event-stream, Content-Type: application/json); a name with no
+	// values removes the header; "Host" sets the request's Host.
+	// Last-Event-ID is set by the run on a resubscription.
+	Header http.Header
+	// Options configures the reconstruct.Stream that reads the run; nil
+	// selects its defaults.
+	Options *reconstruct.Options
+	// IdleTimeout is how long a connection may go without a byte, from
+	// the request on, before its read ends with ErrIdleTimeout (and the
+	// run resubscribes, retries permitting). It is not a limit on the
+	// run's length. 0 means DefaultIdleTimeout; a negative value turns it
+	// off.
+	IdleTimeout time.Duration
+	// Timeout caps the whole run, resubscriptions and backoff included:
+	// past it the run ends with ErrTimeout as its cause. 0 means
+	// DefaultTimeout; a negative value turns it off (the context's
+	// deadline still applies).
+	Timeout time.Duration
+	// Retries caps the resubscriptions of one run. 0 means
+	// DefaultRetries; a negative value turns resubscription off.
+	Retries int
+	// RetryDelay is the backoff before the first resubscription, doubled
+	// after each one that brought no data, up to MaxRetryDelay. 0 means
+	// DefaultRetryDelay; a negative value means no wait.
+	RetryDelay time.Duration
+	// MaxRetryDelay caps the backoff. 0 means DefaultMaxRetryDelay.
+	MaxRetryDelay time.Duration
+	// Jitter is the random part of each backoff: a delay d is waited as a
+	// duration drawn uniformly between d*(1-Jitter) and d. 0 means
+	// DefaultJitter; a negative value means none; values above 1 count
+	// as 1.
+	Jitter float64
+	// OnResubscribe, when not nil, is called before each resubscription,
+	// before its backoff, in the goroutine reading the run.
+	OnResubscribe func(*Resubscription)
+	// Tee, when not nil, is written every byte read from the run's
+	// connections, in order, before the Stream reads it; a new connection
+	// starts after the call to OnResubscribe. An error it returns ends
+	// the run as a failed read does, without resubscribing.
+	Tee io.Writer
+}
+
+// Resubscription tells of a connection that ended before the run did, and
+// of the resubscription about to be made.
+type Resubscription struct {
+	// Attempt is the 1-based number of the resubscription in the run.
+	Attempt int
+	// Retries is the number of resubscriptions allowed.
+	Retries int
+	// Delay is the backoff waited before it.
+	Delay time.Duration
+	// TaskID is the task subscribed to.
+	TaskID string
+	// LastEventID is the Last-Event-ID sent; "" when none.
+	LastEventID string
+	// Err is why the connection ended: the read error (ErrIdleTimeout, a
+	// reset, …) or the failed request of the last resubscription; nil
+	// when the server ended the response before the run ended.
+	Err error
+}
+
+// Message is the user message SendMessage sends, as one text part.
+type Message struct {
+	// Text is the message's text.
+	Text string
+	// TaskID continues a task, such as one waiting in INPUT_REQUIRED; ""
+	// starts a new one.
+	TaskID string
+	// ContextID is the context id; "" lets the server choose.
+	ContextID string
+	// MessageID is the message id; "" means a new random UUIDv7.
+	MessageID string
+}
+
+// The JSON-RPC methods of A2A 1.0 that stream.
+const (
+	methodStream    = "SendStreamingMessage"
+	methodSubscribe = "SubscribeToTask"
+)
+
+// The request bodies, written as structs so that the member order is fixed.
+type (
+	textPart struct {
+		Text string `json:"text"`
+	}
+	userMessage struct {
+		Role      string     `json:"role"`
+		Parts     []textPart `json:"parts"`
+		MessageID string     `json:"messageId"`
+		TaskID    string     `json:"taskId,omitempty"`
+		ContextID string     `json:"contextId,omitempty"`
+	}
+	sendParams struct {
+		Message userMessage `json:"message"`
+	}
+	subscribeParams struct {
+		ID string `json:"id"`
+	}
+	rpcRequest struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      string `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}
+)
+
+// SendMessage sends m with message:stream (or SendStreamingMessage) and
+// returns the run once the server answered with an event stream. The error
+// is the server's *parser.APIError, a *reconstruct.HTTPError or
+// *reconstruct.NotEventStreamError for an answer that is no stream, the
+// transport's error, ErrIdleTimeout or ErrTimeout, or the context's cause;
+// the run is nil then. ctx bounds the whole run, not only this call.
+func (c *Client) SendMessage(ctx context.Context, m *Message) (*Run, error) {
+	id := m.MessageID
+	if id == "" {
+		id = NewID()
+	}
+	p := sendParams{Message: userMessage{Role: "ROLE_USER", Parts: []textPart{{Text: m.Text}}, MessageID: id, TaskID: m.TaskID, ContextID: m.ContextID}}
+	var body []byte
+	var err error
+	u := c.base()
+	if c.Binding == parser.BindingJSONRPC {
+		body, err = json.Marshal(rpcRequest{JSONRPC: "2.0", ID: NewID(), Method: methodStream, Params: p})
+	} else {
+		body, err = json.Marshal(p)
+		u += "/message:stream"
+	}
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return c.start(ctx, req, "")
+}
+
+// Subscribe follows the task taskID with tasks/{id}:subscribe (or
+// SubscribeToTask), sending lastEventID as Last-Event-ID unless it is "".
+// Its run and errors are SendMessage's.
+func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Run, error) {
+	req, err := c.subscribeRequest(taskID)
+	if err != nil {
+		return nil, err
+	}
+	return c.start(ctx, req, lastEventID)
+}
+
+// Open sends req, a streaming call the caller built (a raw request body, a
+// GET of a stream), with the Client's headers added as for the other calls,
+// and reads its response as the run. After a drop it resubscribes at
+// BaseURL, unless BaseURL is "". Its run and errors are SendMessage's.
+func (c *Client) Open(ctx context.Context, req *http.Request) (*Run, error) {
+	return c.start(ctx, req, "")
+}
+
+// base returns BaseURL without a trailing slash.
+func (c *Client) base() string { return strings.TrimRight(c.BaseURL, "/") }
+
+// subscribeRequest builds tasks/{id}:subscribe, or the JSON-RPC call.
+func (c *Client) subscribeRequest(taskID string) (*http.Request, error) {
+	if c.Binding == parser.BindingJSONRPC {
+		body, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: NewID(), Method: methodSubscribe, Params: subscribeParams{ID: taskID}})
+		if err != nil {
+			return nil, err
+		}
+		return http.NewRequest(http.MethodPost, c.base(), bytes.NewReader(body))
+	}
+	return http.NewRequest(http.MethodPost, c.base()+"/tasks/"+url.PathEscape(taskID)+":subscribe", nil)
+}
+
+// prepare sets the headers of a request: the A2A ones where req has none,
+// then Header, then lastID.
+func (c *Client) prepare(req *http.Request, lastID string) {
+	if req.Header == nil {
+		req.Header = make(http.Header)
+	}
+	def := func(name, value string) {
+		if _, ok := req.Header[name]; !ok {
+			req.Header[name] = []string{value}
+		}
+	}
+	def("A2a-Version", "1.0")
+	def("Accept", "text/event-stream")
+	if req.Body != nil && req.Body != http.NoBody {
+		def("Content-Type", "application/json")
+	}
+	for name, values := range c.Header {
+		name = http.CanonicalHeaderKey(name)
+		if name == "Host" {
+			if len(values) > 0 {
+				req.Host = values[0]
+			}
+			continue
+		}
+		if len(values) == 0 {
+			delete(req.Header, name)
+			continue
+		}
+		req.Header[name] = append([]string(nil), values...)
+	}
+	if lastID != "" {
+		req.Header["Last-Event-Id"] = []string{lastID}
+	}
+}
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return http.DefaultClient
+}
+
+// start makes the run's first request.
+func (c *Client) start(ctx context.Context, req *http.Request, lastID string) (*Run, error) {
+	r := &Run{c: c, s: reconstruct.NewStream(c.Options)}
+	r.idle = positive(c.IdleTimeout, DefaultIdleTimeout)
+	r.retries = c.Retries
+	if r.retries == 0 {
+		r.retries = DefaultRetries
+	}
+	r.delay0 = c.RetryDelay
+	if r.delay0 == 0 {
+		r.delay0 = DefaultRetryDelay
+	}
+	r.delay0 = max(r.delay0, 0)
+	r.maxDelay = positive(c.MaxRetryDelay, DefaultMaxRetryDelay)
+	r.delay = r.delay0
+	r.jitter = c.Jitter
+	if r.jitter == 0 {
+		r.jitter = DefaultJitter
+	}
+	r.jitter = min(max(r.jitter, 0), 1)
+	var cancel context.CancelCauseFunc
+	r.ctx, cancel = context.WithCancelCause(ctx)
+	stopTimeout := func() {}
+	if t := positive(c.Timeout, DefaultTimeout); t > 0 {
+		r.ctx, stopTimeout = context.WithTimeoutCause(r.ctx, t, ErrTimeout)
+	}
+	r.cancel = func(err error) {
+		cancel(err)
+		stopTimeout()
+	}
+	if err := r.connect(req, lastID); err != nil {
+		r.cancel(ErrClosed)
+		return nil, err
+	}
+	return r, nil
+}
+
+// positive returns d, def when d is 0, and 0 (off) when d is negative.
+func positive(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+// Run is one run of an agent read from its streaming call, resubscribed
+// after drops: range over Updates, then read Result. Close it when done
+// (it may be called at any time, from any goroutine, also while a read
+// is blocked); Updates and Result must not be called concurrently.
+type Run struct {
+	c        *Client
+	s        *reconstruct.Stream
+	ctx      context.Context
+	cancel   func(error) // cancels ctx with the cause, and stops its timer
+	idle     time.Duration
+	retries  int
+	delay0   time.Duration
+	delay    time.Duration // the next backoff, before jitter
+	maxDelay time.Duration
+	jitter   float64
+	attempts int // resubscriptions made
+
+	used atomic.Bool // Updates was ranged over
+
+	mu      sync.Mutex
+	conn    *conn // the current connection; nil between connections
+	reading bool  // Updates is reading conn: it closes conn itself
+	closed  bool
+}
+
+// conn is one response being read, with its context and watchdog.
+type conn struct {
+	resp   *http.Response
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	wd     *watchdog
+}
+
+func (cn *conn) close() {
+	cn.wd.stop()
+	cn.cancel(ErrClosed)
+	cn.resp.Body.Close()
+}
+
+// connect sends req with the run's context, a watchdog for the idle
+// timeout, and checks the response; on success it is the run's conn.
+func (r *Run) connect(req *http.Request, lastID string) error {
+	ctx, cancel := context.WithCancelCause(r.ctx)
+	wd := newWatchdog(r.idle, cancel)
+	req = req.WithContext(ctx)
+	r.c.prepare(req, lastID)
+	resp, err := r.c.httpClient().Do(req)
+	if err == nil {
+		err = Check(resp)
+		if err != nil {
+			resp.Body.Close()
+		}
+	}
+	if err != nil {
+		err = causeOf(ctx, err)
+		wd.stop()
+		cancel(ErrClosed)
+		return err
+	}
+	cn := &conn{resp: resp, ctx: ctx, cancel: cancel, wd: wd}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		cn.close()
+		return ErrClosed
+	}
+	r.conn = cn
+	return nil
+}
+
+// causeOf returns why ctx was cancelled when it was, and err otherwise:
+// the transport reports a cancelled request as context.Canceled.
+func causeOf(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause
+		}
+	}
+	return err
+}
+
+// dropConn closes the current connection.
+func (r *Run) dropConn() {
+	r.mu.Lock()
+	cn := r.conn
+	r.conn = nil
+	r.mu.Unlock()
+	if cn != nil {
+		cn.close()
+	}
+}
+
+// Close ends the run: a pending read returns at once, and a run not read to
+// its end is truncated with ErrClosed as the cause. It always returns nil
+// and may be called more than once, from any goroutine.
+func (r *Run) Close() error {
+	r.cancel(ErrClosed)
+	r.mu.Lock()
+	r.closed = true
+	var cn *conn
+	if !r.reading {
+		// No read holds the connection; otherwise the cancelled read
+		// returns and Updates closes it.
+		cn, r.conn = r.conn, nil
+	}
+	r.mu.Unlock()
+	if cn != nil {
+		cn.close()
+	}
+	return nil
+}
+
+// Result returns the run as rebuilt so far; once Updates has been read to
+// its end it is the whole run, with Result.Err saying why it did not end
+// normally (a *reconstruct.TruncatedError whose cause may be
+// ErrIdleTimeout, ErrTimeout, ErrClosed or the context's cause).
+func (r *Run) Result() *reconstruct.Result { return r.s.Result() }
+
+// TaskID returns the run's task id; "" until an event named it.
+func (r *Run) TaskID() string { return r.s.TaskID() }
+
+// LastEventID returns the SSE id of the last event applied.
+func (r *Run) LastEventID() string { return string(r.s.LastEventID()) }
+
+// Wait reads the run to its end, dropping the updates, and returns its
+// Result and Result.Err.
+func (r *Run) Wait() (*reconstruct.Result, error) {
+	for range r.Updates() {
+	}
+	res := r.s.Result()
+	return res, res.Err
+}
+
+// readSize is the size of the reads from a connection.
+const readSize = 32 << 10
+
+// maxEmptyReads is how many reads returning no data and no error in a row
+// are taken as a broken body (io.ErrNoProgress).
+const maxEmptyReads = 100
+
+// Updates returns an iterator over the run's updates, resubscriptions
+// included, ending with the UpdateDone; when the run ended with an error,
+// the iterator then yields it once more, with a zero Update, as the error
+// of the sequence (a *reconstruct.TruncatedError for a run cut short). The
+// updates' views are valid only until the iteration continues. Leaving the
+// loop early closes the run. A run's updates are handed out once: ranging
+// again yields only ErrUpdatesUsed.
+func (r *Run) Updates() iter.Seq2[reconstruct.Update, error] {
+	return func(yield func(reconstruct.Update, error) bool) {
+		if r.used.Swap(true) {
+			yield(reconstruct.Update{}, ErrUpdatesUsed)
+			return
+		}
+		r.mu.Lock()
+		r.reading = true
+		r.mu.Unlock()
+		defer func() {
+			r.mu.Lock()
+			r.reading = false
+			r.mu.Unlock()
+			r.dropConn()
+			r.cancel(ErrClosed)
+		}()
+		if !r.loop(yield) {
+			// The caller left: the run ends here.
+			r.s.CloseWithError(ErrClosed)
+			for r.s.Next() {
+			}
+			return
+		}
+		if err := r.s.Result().Err; err != nil {
+			yield(reconstruct.Update{}, err)
+		}
+	}
+}
+
+// loop reads the connections until the run ends, handing each update to
+// yield, and reports whether yield took them all.
+func (r *Run) loop(yield func(reconstruct.Update, error) bool) bool {
+	buf := make([]byte, readSize)
+	for {
+		r.mu.Lock()
+		cn := r.conn
+		r.mu.Unlock()
+		var readErr error
+		if cn != nil {
+			var ok bool
+			readErr, ok = r.read(cn, buf, yield)
+			if !ok {
+				return false
+			}
+			r.dropConn()
+		} else {
+			readErr = ErrClosed
+		}
+		if r.s.Done() {
+			break
+		}
+		if errors.Is(readErr, errTee) {
+			r.s.CloseWithError(readErr)
+			break
+		}
+		if err := r.resubscribe(readErr); err != nil {
+			r.s.CloseWithError(err)
+			break
+		}
+	}
+	r.s.Close()
+	return r.drain(yield)
+}
+
+// errTee marks a failed write to Client.Tee.
+var errTee = errors.New("httpstream: Tee failed")
+
+type teeError struct{ err error }
+
+func (e *teeError) Error() string   { return errTee.Error() + ": " + e.err.Error() }
+func (e *teeError) Unwrap() []error { return []error{errTee, e.err} }
+
+// read feeds the connection's body to the Stream until it ends or the run
+// does. It returns the read error (nil at the end of the body or of the
+// run) and whether yield took every update.
+func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) bool) (error, bool) {
+	empty := 0
+	for {
+		n, err := cn.resp.Body.Read(buf)
+		if n > 0 {
+			empty = 0
+			cn.wd.touch()
+			r.delay = r.delay0
+			if r.c.Tee != nil {
+				if _, terr := r.c.Tee.Write(buf[:n]); terr != nil {
+					return &teeError{terr}, true
+				}
+			}
+			if _, werr := r.s.Write(buf[:n]); werr != nil {
+				return werr, true
+			}
+			if !r.drain(yield) {
+				return nil, false
+			}
+			if r.s.Done() {
+				return nil, true
+			}
+		} else if err == nil {
+			if empty++; empty >= maxEmptyReads {
+				err = io.ErrNoProgress
+			}
+		}
+		if err == io.EOF {
+			return nil, true
+		}
+		if err != nil {
+			return causeOf(cn.ctx, err), true
+		}
+	}
+}
+
+// drain hands the Stream's pending updates to yield, and reports whether
+// it took them all.
+func (r *Run) drain(yield func(reconstruct.Update, error) bool) bool {
+	for r.s.Next() {
+		if !yield(*r.s.Update(), nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// resubscribe makes a new connection after the last one ended with
+// readErr (nil for a clean end) before the run did: backoff, Resume,
+// tasks/{id}:subscribe. It returns nil when a connection is open, and the
+// error that ends the run otherwise.
+func (r *Run) resubscribe(readErr error) error {
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return context.Cause(r.ctx)
+		}
+		taskID := r.s.TaskID()
+		if r.retries < 0 || r.c.BaseURL == "" || taskID == "" || r.attempts >= r.retries {
+			return readErr
+		}
+		r.attempts++
+		lastID := string(r.s.LastEventID())
+		d := r.backoff()
+		if r.c.OnResubscribe != nil {
+			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: taskID, LastEventID: lastID, Err: readErr})
+		}
+		if d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-r.ctx.Done():
+				t.Stop()
+				return context.Cause(r.ctx)
+			case <-t.C:
+			}
+		}
+		if err := r.s.Resume(); err != nil {
+			return readErr
+		}
+		req, err := r.c.subscribeRequest(taskID)
+		if err != nil {
+			return err
+		}
+		err = r.connect(req, lastID)
+		if err == nil {
+			return nil
+		}
+		if r.ctx.Err() != nil {
+			return context.Cause(r.ctx)
+		}
+		if refused(err) {
+			// The server refused the resubscription (the task is
+			// gone): the run stays cut, and the refusal says why.
+			return err
+		}
+		readErr = err
+	}
+}
+
+// refused reports whether err is the server's answer rather than a failed
+// connection.
+func refused(err error) bool {
+	var api *parser.APIError
+	var he *reconstruct.HTTPError
+	return errors.As(err, &api) || errors.As(err, &he) || errors.Is(err, reconstruct.ErrNotEventStream)
+}
+
+// backoff returns the wait before the next resubscription, with jitter,
+// and doubles the next one; a connection that brought data resets it (see
+// read).
+func (r *Run) backoff() time.Duration {
+	d := r.delay
+	r.delay = min(2*r.delay, r.maxDelay)
+	if d > 0 && r.jitter > 0 {
+		d -= time.Duration(mrand.Float64() * r.jitter * float64(d))
+	}
+	return d
+}
+
+// watchdog cancels a connection's context with ErrIdleTimeout once no byte
+// arrived for idle. Reads only store the time of their last byte; the timer
+// re-arms itself for what is left when it fires early.
+type watchdog struct {
+	idle    time.Duration
+	start   time.Time
+	last    atomic.Int64 // time.Since(start) at the last byte
+	stopped atomic.Bool
+	timer   *time.Timer
+	cancel  context.CancelCauseFunc
+}
+
+func newWatchdog(idle time.Duration, cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{idle: idle, start: time.Now(), cancel: cancel}
+	if idle > 0 {
+		w.timer = time.AfterFunc(idle, w.fire)
+	}
+	return w
+}
+
+func (w *watchdog) fire() {
+	if w.stopped.Load() {
+		return
+	}
+	silent := time.Since(w.start) - time.Duration(w.last.Load())
+	if left := w.idle - silent; left > 0 {
+		w.timer.Reset(left)
+		return
+	}
+	w.cancel(ErrIdleTimeout)
+}
+
+func (w *watchdog) touch() {
+	if w.timer != nil {
+		w.last.Store(int64(time.Since(w.start)))
+	}
+}
+
+func (w *watchdog) stop() {
+	w.stopped.Store(true)
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// NewID returns a random UUIDv7 (RFC 9562), bare, for a message id or a
+// JSON-RPC request id: A2A servers take it as a message id, and Corti
+// accepts its ids without their prefix.
+func NewID() string {
+	var u [16]byte
+	rand.Read(u[:])
+	binary.BigEndian.PutUint64(u[:8], uint64(time.Now().UnixMilli())<<16|binary.BigEndian.Uint64(u[:8])&0xffff)
+	u[6] = u[6]&0x0f | 0x70
+	u[8] = u[8]&0x3f | 0x80
+	h := hex.EncodeToString(u[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
