@@ -844,6 +844,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		return r.err
 	}
 	if !r.final {
+		r.holdBack()
 		te := &TruncatedError{
 			TaskID:      r.res.TaskID,
 			ContextID:   r.res.ContextID,
@@ -862,6 +863,29 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 	r.finished = true
 	r.updates = append(r.updates, Update{Kind: UpdateDone, Result: &r.res, Err: r.err})
 	return r.err
+}
+
+// holdBack drops, at the end of the last text part of each artifact that
+// was still streaming (not sealed) when the stream was cut, an incomplete
+// UTF-8 sequence or a lone high surrogate: the bytes the live text holds
+// back, which the rest of the stream (or the replay after a resubscription)
+// completes. Every text of a cut Result is then a prefix of the text of the
+// uncut stream.
+func (r *Reducer) holdBack() {
+	for _, a := range r.res.Artifacts {
+		if a.Sealed || a.texts == 0 {
+			continue
+		}
+		p := &a.Parts[a.textAt]
+		n := utf8buf.CompletePrefix(p.Text)
+		if n == len(p.Text) {
+			continue
+		}
+		p.Text = p.Text[:n]
+		if a.texts > 1 {
+			a.joined = appendText(nil, a.Parts)
+		}
+	}
 }
 
 func seqOf(f *parser.Frame) int64 {
