@@ -1,11 +1,42 @@
 // Type declarations of a2astream.js, written by hand.
 
-/** A place in the stream: offsets are 0-based bytes, seq the 1-based frame ordinal. */
+/** A task state, as a2a.proto names it. */
+export type TaskState =
+  | 'TASK_STATE_UNSPECIFIED'
+  | 'TASK_STATE_SUBMITTED'
+  | 'TASK_STATE_WORKING'
+  | 'TASK_STATE_COMPLETED'
+  | 'TASK_STATE_FAILED'
+  | 'TASK_STATE_CANCELED'
+  | 'TASK_STATE_INPUT_REQUIRED'
+  | 'TASK_STATE_REJECTED'
+  | 'TASK_STATE_AUTH_REQUIRED';
+
+/** Who sent a message, as a2a.proto names it. */
+export type Role = 'ROLE_UNSPECIFIED' | 'ROLE_USER' | 'ROLE_AGENT';
+
+/** The protocol binding of a server error. */
+export type Binding = 'REST' | 'JSON-RPC';
+
+/** Which content a part holds; "unknown" for a part with none of them. */
+export type PartKind = 'text' | 'data' | 'raw' | 'url' | 'unknown';
+
+/** What an update reports. */
+export type UpdateKind = 'text' | 'replaced' | 'sealed' | 'state' | 'done';
+
+/** What kind of error ended a run: see the A2AStreamError subclasses ("other" for none of them). */
+export type ErrorType = 'truncated' | 'api' | 'http' | 'syntax' | 'limit' | 'rule' | 'other';
+
+/** What a citation's target is in the cited data. */
+export type TargetKind = 'None' | 'Object' | 'Array' | 'String' | 'Number' | 'True' | 'False' | 'Null' | 'Text';
+
+/** The "error" member of a result: what ended the run, and where (offsets are 0-based bytes, seq the 1-based frame ordinal). */
 export interface ErrorDoc {
   /** What kind of error: see the A2AStreamError subclasses. */
-  type: 'truncated' | 'api' | 'http' | 'syntax' | 'limit' | 'rule' | 'other' | string;
+  type: ErrorType;
+  /** The Go error's message, with its package prefixes ("reconstruct: "). */
   message: string;
-  binding?: string;
+  binding?: Binding;
   code?: number;
   status?: string;
   reason?: string;
@@ -15,7 +46,12 @@ export interface ErrorDoc {
   contentType?: string;
   taskId?: string;
   lastEventId?: string;
-  state?: string;
+  /** The task's state when the stream was cut ("" when none was seen). */
+  state?: TaskState | '';
+  /** Whether the stream was cut inside an event (truncated). */
+  insideEvent?: boolean;
+  /** The bytes of the cut event dropped (truncated). */
+  dropped?: number;
   offset?: number;
   seq?: number;
   id?: string;
@@ -23,11 +59,13 @@ export interface ErrorDoc {
   cause?: string;
 }
 
-/** A2AStreamError is why a run did not end normally; its fields are the Go error's. */
+/** A2AStreamError is why a run did not end normally; its fields are the Go error's (ErrorDoc). */
 export class A2AStreamError extends Error {
   constructor(doc: ErrorDoc);
-  readonly type: ErrorDoc['type'];
-  readonly binding?: string;
+  readonly type: ErrorType;
+  /** The message as Go wrote it, with package prefixes ("reconstruct: stream ended …"); message is without them. */
+  readonly goMessage: string;
+  readonly binding?: Binding;
   /** The HTTP status (REST) or the JSON-RPC error code of a server error. */
   readonly code?: number;
   readonly status?: string;
@@ -40,7 +78,7 @@ export class A2AStreamError extends Error {
   readonly taskId?: string;
   /** The Last-Event-ID to resubscribe with (truncated). */
   readonly lastEventId?: string;
-  readonly state?: string;
+  readonly state?: TaskState | '';
   /** 0-based byte offset in the stream. */
   readonly offset?: number;
   /** 1-based ordinal of the frame concerned. */
@@ -64,6 +102,8 @@ export class ServerError extends A2AStreamError {}
 export class HTTPError extends A2AStreamError {}
 /** Bytes that do not lex or decode as A2A events. */
 export class StreamSyntaxError extends A2AStreamError {}
+/** An error of the "other" type. */
+export class OtherError extends A2AStreamError {}
 /** A limit was exceeded (maxArtifactSize…). */
 export class LimitError extends A2AStreamError {}
 /** A protocol rule was broken under the strict option. */
@@ -72,6 +112,9 @@ export class RuleError extends A2AStreamError {}
 export class InstanceDeadError extends Error {}
 /** A call the stream refused, such as feed after end or after free. */
 export class UsageError extends Error {}
+
+/** cleanMessage returns a Go error's message without its package prefixes ("reconstruct: ", "parser: "). */
+export function cleanMessage(goMessage: string): string;
 
 /** errorFromDoc returns the typed error of a result's "error" member, or null. */
 export function errorFromDoc(doc: ErrorDoc | null | undefined): A2AStreamError | null;
@@ -107,15 +150,15 @@ export interface ReplacedUpdate { kind: 'replaced'; seq: number; artifact: Artif
 /** A lastChunk closed the artifact: as thinking, or as the answer so far. */
 export interface SealedUpdate { kind: 'sealed'; seq: number; artifact: ArtifactRef }
 /** The task entered a state, with its status message (narration, a question, a failure). */
-export interface StateUpdate { kind: 'state'; seq: number; state: string; message: StatusMessage | null }
+export interface StateUpdate { kind: 'state'; seq: number; state: TaskState; message: StatusMessage | null }
 /** The run ended: result holds everything, error why it did not end normally. */
 export interface DoneUpdate { kind: 'done'; seq: number; result: Result; error: A2AStreamError | null }
 export type Update = TextUpdate | ReplacedUpdate | SealedUpdate | StateUpdate | DoneUpdate;
 
-export interface StatusMessage { messageId: string; role: string; text: string }
+export interface StatusMessage { messageId: string; role: Role; text: string }
 
 export interface Part {
-  kind: 'text' | 'data' | 'raw' | 'url' | 'unknown';
+  kind: PartKind;
   text?: string;
   data?: unknown;
   /** Data that is not valid JSON, as text. */
@@ -143,7 +186,7 @@ export interface Citation {
   locator: string;
   /** What the locator designates in the cited data (JSON, or a string of lines). */
   target: unknown;
-  targetKind: string;
+  targetKind: TargetKind;
   /** Why the locator did not resolve; null when it did. */
   error: string | null;
 }
@@ -165,7 +208,7 @@ export interface Artifact {
   citationDiagnostics: CitationDiagnostic[];
 }
 
-export interface Message { messageId: string; role: string; text: string; parts: Part[]; metadata?: unknown }
+export interface Message { messageId: string; role: Role; text: string; parts: Part[]; metadata?: unknown }
 
 export interface Usage {
   model?: string;
@@ -183,15 +226,18 @@ export interface Diagnostic {
   id: string;
   artifactId?: string;
   taskId?: string;
-  from?: string;
-  to?: string;
+  /** The JSON member concerned. */
+  field?: string;
+  /** The transition a rule forbade: from and to. */
+  from?: TaskState;
+  to?: TaskState;
   error: string;
 }
 
 /** The run: the document `a2astream --json` prints. */
 export interface Result {
   /** Such as "TASK_STATE_COMPLETED"; "" when no status was seen. */
-  state: string;
+  state: TaskState | '';
   taskId: string;
   contextId: string;
   /** The deliverable; null for a failed, interrupted or cut run. */
@@ -208,8 +254,14 @@ export interface Result {
   error: ErrorDoc | null;
 }
 
-/** A source of the module. */
-export type ModuleSource = string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+/** A source of the module: a URL (relative to the page; in Node also a path), a fetch() response or its promise, the bytes, or a compiled module. */
+export type ModuleSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/** What load() was given or fetched is not a WebAssembly module (an HTML page, an HTTP error). */
+export class NotWasmError extends Error {
+  /** Where it came from. */
+  readonly url: string;
+}
 
 /** Byte chunks as a fetch body or any (async) iterable yields them. */
 export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;

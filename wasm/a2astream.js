@@ -14,15 +14,30 @@ import { wasiImports, WasiExit } from './wasi.js';
 
 const ENOSYS = 52;
 
-/** A2AStreamError is why a run did not end normally; its fields are those of the Go error. */
+// goPrefix matches the Go package names that start the messages of Go
+// errors and of the errors they wrap ("reconstruct: offset 12: parser: …").
+const goPrefix = /(^|: )(?:a2astream|parser|reconstruct|citations|httpstream|resultjson|jsonx|utf8buf): /g;
+
+/** cleanMessage returns a Go error's message without its package prefixes. */
+export function cleanMessage(goMessage) {
+  const s = String(goMessage).replace(goPrefix, '$1');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * A2AStreamError is why a run did not end normally; its fields are those
+ * of the Go error (the result's "error" member), its message the Go
+ * error's without package prefixes, which goMessage keeps.
+ */
 export class A2AStreamError extends Error {
   constructor(doc) {
-    super(doc.message);
+    super(cleanMessage(doc.message));
     this.name = 'A2AStreamError';
     /** "truncated" | "api" | "http" | "syntax" | "limit" | "rule" | "other" */
     this.type = doc.type;
+    this.goMessage = doc.message;
     for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType',
-      'taskId', 'lastEventId', 'state', 'offset', 'seq', 'id', 'field', 'insideEvent', 'dropped', 'cause']) {
+      'taskId', 'lastEventId', 'state', 'insideEvent', 'dropped', 'offset', 'seq', 'id', 'field', 'cause']) {
       if (doc[k] !== undefined) this[k] = doc[k];
     }
   }
@@ -39,8 +54,10 @@ export class StreamSyntaxError extends A2AStreamError { constructor(d) { super(d
 export class LimitError extends A2AStreamError { constructor(d) { super(d); this.name = 'LimitError'; } }
 /** RuleError: a protocol rule was broken under the strict option. */
 export class RuleError extends A2AStreamError { constructor(d) { super(d); this.name = 'RuleError'; } }
+/** OtherError: an error of the "other" type. */
+export class OtherError extends A2AStreamError { constructor(d) { super(d); this.name = 'OtherError'; } }
 
-const errorClasses = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError };
+const errorClasses = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
 
 /** errorFromDoc returns the typed error of a result's "error" member. */
 export function errorFromDoc(doc) {
@@ -63,25 +80,72 @@ const REC_TEXT = 1, REC_REPLACED = 2, REC_SEALED = 3, REC_STATE = 4, REC_DONE = 
 const UNITS = { codepoints: 0, bytes: 1, utf16: 2 };
 const MAX_PIECE = 1 << 20;
 
-async function compileResponse(resp) {
-  if (!resp.ok) throw new Error(`a2astream: loading the module: HTTP ${resp.status}`);
-  if (WebAssembly.compileStreaming && (resp.headers.get('content-type') || '').startsWith('application/wasm')) {
-    return WebAssembly.compileStreaming(resp);
+// wasmMagic is how every WebAssembly module starts: "\0asm".
+const wasmMagic = [0x00, 0x61, 0x73, 0x6d];
+
+/** NotWasmError: what load() was given or fetched is not a WebAssembly module (an HTML page, an error). */
+export class NotWasmError extends Error {
+  constructor(message, url) { super(message); this.name = 'NotWasmError'; this.url = url; }
+}
+
+// readFileURL reads a file: URL. The Node entry (a2astream.node.js) sets it
+// with node:fs; the browser entry never names a Node module, so that
+// bundlers for the web find none.
+let readFileURL = null;
+
+/** _setFileReader is for a2astream.node.js: it gives load() a way to read file: URLs. */
+export function _setFileReader(read) { readFileURL = read; }
+
+async function compileBytes(bytes, where, contentType) {
+  const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < 4 || wasmMagic.some((m, i) => b[i] !== m)) {
+    const head = new TextDecoder().decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, '.');
+    const ct = contentType === undefined ? '' : ` (${contentType || 'no content type'})`;
+    throw new NotWasmError(`${where}${ct} is not a WebAssembly module: it starts with "${head}"`, where);
   }
-  return WebAssembly.compile(await resp.arrayBuffer());
+  return WebAssembly.compile(b);
+}
+
+async function compileResponse(resp, where = resp.url || 'the response') {
+  if (!resp.ok) throw new NotWasmError(`${where} is not a WebAssembly module: HTTP ${resp.status}`, where);
+  const ct = (resp.headers.get('content-type') || '').split(';')[0].trim().toLowerCase();
+  if (WebAssembly.compileStreaming && ct === 'application/wasm') return WebAssembly.compileStreaming(resp);
+  return compileBytes(await resp.arrayBuffer(), where, ct);
+}
+
+async function compileURL(url) {
+  if (url.protocol === 'file:') {
+    if (!readFileURL) throw new NotWasmError(`Cannot read ${url.href} here: in Node import 'a2astream' (its Node entry reads files), or give load() the bytes`, url.href);
+    return compileBytes(await readFileURL(url), url.href);
+  }
+  return compileResponse(await fetch(url), url.href);
 }
 
 async function compile(source) {
+  source = await source; // also a Promise of a Response: load(fetch(url))
   if (source instanceof WebAssembly.Module) return source;
-  if (source === undefined) source = new URL('./a2astream.wasm', import.meta.url);
   if (typeof Response !== 'undefined' && source instanceof Response) return compileResponse(source);
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
-  const url = source instanceof URL ? source : new URL(String(source), globalThis.location?.href ?? import.meta.url);
-  if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return compileBytes(source, 'the bytes given to load()');
+  if (source instanceof URL) return compileURL(source);
+  if (typeof source === 'string') {
+    // Relative to the page; in Node (no page) a path when not a URL.
+    if (!globalThis.location && !URL.canParse?.(source) && readFileURL) return compileBytes(await readFileURL(source), source);
+    return compileURL(new URL(source, globalThis.location?.href));
   }
-  return compileResponse(await fetch(url));
+  if (source !== undefined && source !== null) throw new TypeError(`load() takes a URL, a Response, bytes or a WebAssembly.Module, not ${typeof source}`);
+  // The module beside this file: bundlers (webpack, Vite, Parcel, Rollup's
+  // plugins) recognise the pattern and copy a2astream.wasm into the build.
+  const url = new URL('./a2astream.wasm', import.meta.url);
+  try {
+    return await compileURL(url);
+  } catch (e) {
+    // Vite's dev server serves its pre-bundled copy of this file from
+    // node_modules/.vite/deps/ without the .wasm beside it (and index.html
+    // in its place); the package's own copy is served from the package.
+    const own = url.href.replace(/\/\.vite\/deps[^/]*\/a2astream\.wasm$/, '/a2astream/a2astream.wasm');
+    if (e instanceof NotWasmError && own !== url.href) return compileURL(new URL(own));
+    throw e;
+  }
 }
 
 /**
@@ -105,7 +169,7 @@ export class A2AStream {
   static async load(source) {
     const module = await compile(source);
     const bad = WebAssembly.Module.imports(module).filter((i) => i.module !== 'wasi_snapshot_preview1' || i.kind !== 'function');
-    if (bad.length) throw new Error(`a2astream: the module imports what no WASI shim gives: ${bad.map((i) => `${i.module}.${i.name}`).join(', ')}`);
+    if (bad.length) throw new Error(`The module imports what no WASI shim gives: ${bad.map((i) => `${i.module}.${i.name}`).join(', ')}`);
     const s = new A2AStream(module);
     await s.restart();
     return s;
@@ -138,7 +202,7 @@ export class A2AStream {
   decoder(options = {}) {
     if (this.#dead) throw this.#dead;
     const unit = UNITS[options.unit ?? 'codepoints'];
-    if (unit === undefined) throw new TypeError(`a2astream: unknown unit ${options.unit}`);
+    if (unit === undefined) throw new TypeError(`Unknown unit ${options.unit}`);
     const h = this._call((ex) => ex.a2a_new(options.strict ? 1 : 0, unit, options.maxEventSize ?? 0, options.maxArtifactSize ?? 0));
     const d = new Decoder(this, h, this.#generation);
     this.#registry.register(d, { generation: this.#generation, handle: h }, d);
@@ -229,7 +293,7 @@ export class A2AStream {
   // Internal, for Decoder: the exports of the live instance.
   _exports(generation) {
     if (this.#dead) throw this.#dead;
-    if (generation !== this.#generation) throw new InstanceDeadError('a2astream: the decoder belongs to an instance that was restarted');
+    if (generation !== this.#generation) throw new InstanceDeadError('The decoder belongs to an instance that was restarted');
     return this.#exports;
   }
   _unregister(d) { this.#registry.unregister(d); }
@@ -241,8 +305,8 @@ export class A2AStream {
       const size = Math.max(n, 65536);
       let p;
       try { p = ex.a2a_input(size); } catch (e) { this._kill(e); }
-      if (p === ERR_PANIC) this._kill(new Error(outText(ex)), true);
-      if (p <= 0) throw new UsageError('a2astream: input buffer refused');
+      if (p === ERR_PANIC) this._kill(new Error(cleanMessage(outText(ex))), true);
+      if (p <= 0) throw new UsageError('Input buffer refused');
       this.#inPtr = p;
       this.#inCap = size;
     }
@@ -253,7 +317,7 @@ export class A2AStream {
   // runtime exited, or (panic set) Go panicked, and throws the error.
   _kill(e, panic = false) {
     this.#dead = panic ? new InstanceDeadError(e.message)
-      : new InstanceDeadError(`a2astream: the module stopped: ${e instanceof WasiExit ? e.message : e}`, { cause: e });
+      : new InstanceDeadError(`The module stopped: ${e instanceof WasiExit ? e.message : e}`, { cause: e });
     throw this.#dead;
   }
 
@@ -263,7 +327,7 @@ export class A2AStream {
     const ex = this.#exports;
     let r;
     try { r = f(ex); } catch (e) { this._kill(e); }
-    if (r === ERR_PANIC) this._kill(new Error(outText(ex)), true);
+    if (r === ERR_PANIC) this._kill(new Error(cleanMessage(outText(ex))), true);
     return r;
   }
 }
@@ -415,7 +479,7 @@ export class Decoder {
   }
 
   #ex() {
-    if (this.#h === 0) throw new UsageError('a2astream: the decoder was freed');
+    if (this.#h === 0) throw new UsageError('The decoder was freed');
     return this.#s._exports(this.#gen);
   }
 
@@ -431,8 +495,8 @@ export class Decoder {
   // check turns an export's negative result into the error it stands for.
   #check(ex, n) {
     if (n >= 0) return;
-    if (n === ERR_HANDLE) throw new UsageError('a2astream: unknown stream handle');
-    const msg = outText(ex);
+    if (n === ERR_HANDLE) throw new UsageError('Unknown stream handle');
+    const msg = cleanMessage(outText(ex));
     if (n === ERR_CALL) throw new UsageError(msg);
     this.#s._kill(new Error(msg), true);
   }
@@ -502,7 +566,7 @@ export class Decoder {
           break;
         }
         default:
-          this.#s._kill(new Error(`a2astream: unknown record kind ${kind}`), true);
+          this.#s._kill(new Error(`Unknown record kind ${kind}`), true);
       }
     }
     const last = out[out.length - 1];

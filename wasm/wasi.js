@@ -4,7 +4,7 @@
 
 /** WasiExit is thrown by proc_exit: the Go runtime gave up (a fatal error). */
 export class WasiExit extends Error {
-  constructor(code) { super(`a2astream: the Go runtime exited with code ${code}`); this.code = code; }
+  constructor(code) { super(`The Go runtime exited with code ${code}`); this.code = code; }
 }
 
 const ESUCCESS = 0, EBADF = 8, ENOTSUP = 58;

@@ -14,7 +14,7 @@ test('npm pack puts the module, its wrapper and types, the README and the licenc
   // --ignore-scripts: prepack would build the module again; CI built it.
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: wasmDir, encoding: 'utf8' }));
   const files = info.files.map((f) => f.path).sort();
-  assert.deepEqual(files, ['LICENSE', 'README.md', 'a2astream.d.ts', 'a2astream.js', 'a2astream.wasm', 'package.json', 'wasi.d.ts', 'wasi.js']);
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'a2astream.d.ts', 'a2astream.js', 'a2astream.node.js', 'a2astream.wasm', 'package.json', 'wasi.d.ts', 'wasi.js']);
 });
 
 test('the package\'s LICENSE is the repository\'s, and package.json names it and the repository', () => {

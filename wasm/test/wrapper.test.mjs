@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError, ServerError, HTTPError,
-} from '../a2astream.js';
+  cleanMessage, errorFromDoc, LimitError, RuleError, OtherError, NotWasmError, load,
+} from 'a2astream';
 import { wasiAllowList, wasiImports } from '../wasi.js';
 import { samples, tool, ensureModule, chunk, chunkings, testdataDir } from './helpers.mjs';
 
@@ -134,7 +135,10 @@ test('a stream cut short ends with a TruncatedError carrying what a resubscripti
   assert.ok(error.taskId.length > 0);
   assert.equal(error.lastEventId, result.lastEventId);
   assert.equal(typeof error.offset, 'number');
-  assert.equal(error.message, result.error.message);
+  assert.equal(error.goMessage, result.error.message);
+  assert.match(result.error.message, /^reconstruct: /);
+  assert.equal(error.message, cleanMessage(result.error.message));
+  assert.doesNotMatch(error.message, /\b(reconstruct|parser|a2astream|citations): /);
 });
 
 test('bytes that do not decode end the run with a StreamSyntaxError that says where', () => {
@@ -298,4 +302,33 @@ test('a consumer that stops early cancels the body and frees the decoder', async
   });
   for await (const u of engine.updates(body)) if (u.kind === 'text') break;
   assert.ok(cancelled, 'the body was cancelled');
+});
+
+test('each error type of the declarations has its own class, and messages carry no Go package prefix', () => {
+  const dts = readFileSync(new URL('../a2astream.d.ts', import.meta.url), 'utf8');
+  const types = [...dts.match(/export type ErrorType =([^;]*);/)[1].matchAll(/'(\w+)'/g)].map((m) => m[1]);
+  assert.deepEqual(types, ['truncated', 'api', 'http', 'syntax', 'limit', 'rule', 'other']);
+  const classes = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
+  for (const type of types) {
+    const e = errorFromDoc({ type, message: 'reconstruct: offset 12 (event 3): parser: invalid JSON' });
+    assert.equal(e.constructor, classes[type], type);
+    assert.equal(e.name, classes[type].name);
+    assert.equal(e.type, type);
+    assert.equal(e.message, 'Offset 12 (event 3): invalid JSON');
+    assert.equal(e.goMessage, 'reconstruct: offset 12 (event 3): parser: invalid JSON');
+  }
+  // Errors the module made: a syntax error, a limit, a refused call.
+  const prefix = /\b(reconstruct|parser|a2astream|citations|httpstream): /;
+  const d = engine.decoder({ maxEventSize: 64 });
+  const syntax = [...d.feed(new TextEncoder().encode('data: {"task": nope}\n\n')), ...d.end()].at(-1).error;
+  assert.ok(syntax instanceof StreamSyntaxError);
+  assert.match(syntax.goMessage, prefix);
+  assert.doesNotMatch(syntax.message, prefix);
+  assert.throws(() => d.feed(new Uint8Array(1)), (e) => e instanceof UsageError && !prefix.test(e.message) && /ended/.test(e.message));
+  d.free();
+  const big = engine.decoder({ maxEventSize: 64 });
+  const limit = [...big.feed(new TextEncoder().encode(`data: ${'x'.repeat(200)}\n\n`)), ...big.end()].at(-1).error;
+  assert.ok(limit instanceof A2AStreamError && limit.type !== 'truncated', String(limit));
+  assert.doesNotMatch(limit.message, prefix);
+  big.free();
 });
