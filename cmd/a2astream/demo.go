@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/a2astream/a2astream/testdata"
@@ -27,6 +28,12 @@ func (r *runner) demo() (int, error) {
 			io.WriteString(r.stderr, style(r.errColor(), ansiBold, "▶ a2astream demo: playing the bundled sample "+name)+"\n")
 		}
 		r.play(data)
+		if r.ctx.Err() != nil {
+			// A signal: the run is cut, and the demo ends.
+			r.end(context.Cause(r.ctx))
+			r.out.finish(r.res, r.runErr)
+			return exitCode(r.res, r.runErr), nil
+		}
 		r.end(nil)
 		r.out.finish(r.res, r.runErr)
 		if c := exitCode(r.res, r.runErr); code == exitOK {

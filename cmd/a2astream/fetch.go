@@ -1,109 +1,182 @@
 package main
 
-// This file is structured as: the requests of URL mode (message:stream,
-// tasks/{id}:subscribe, their JSON-RPC methods, or a plain GET), and the
-// loop that reads the response and resubscribes when the connection drops.
+// This file is structured as: URL mode, a thin shell over
+// httpstream.Client (the request the flags ask for, the notes told on
+// stderr while the client resubscribes, the frames shown by --frames and
+// --events); then the bodies of -d.
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/reconstruct/httpstream"
 )
 
-// The JSON-RPC methods of A2A 1.0 that stream.
-const (
-	methodStream    = "SendStreamingMessage"
-	methodSubscribe = "SubscribeToTask"
-)
+// client returns the httpstream.Client the flags configure.
+func (r *runner) client() *httpstream.Client {
+	c := &httpstream.Client{
+		BaseURL:       r.cfg.source,
+		HTTP:          r.e.client,
+		Header:        r.header(),
+		Options:       r.options(),
+		IdleTimeout:   offIfZero(r.cfg.idleTimeout),
+		Timeout:       offIfZero(r.cfg.timeout),
+		Retries:       r.cfg.retries,
+		RetryDelay:    offIfZero(r.cfg.retryDelay),
+		Jitter:        r.e.jitter,
+		OnResubscribe: r.resubscribing,
+	}
+	if r.cfg.jsonrpc {
+		c.Binding = parser.BindingJSONRPC
+	}
+	if r.cfg.noResume || r.cfg.retries == 0 {
+		c.Retries = -1
+	}
+	if !r.canSubscribe() {
+		c.BaseURL = ""
+	}
+	if r.lx != nil {
+		c.Tee = frameTee{r}
+	}
+	return c
+}
 
-// fetch runs URL mode: the first request, then resubscriptions while the
-// connection drops before the run ends.
-func (r *runner) fetch() error {
-	req, err := r.firstRequest()
-	if err != nil {
-		return err
+// offIfZero maps a flag's 0 ("off" on the command line) to the client's
+// negative value for off.
+func offIfZero[T ~int64](d T) T {
+	if d == 0 {
+		return -1
 	}
-	resp, err := r.e.client.Do(req)
-	if err != nil {
-		return &ioError{err}
-	}
-	if err := httpstream.Check(resp); err != nil {
-		resp.Body.Close()
-		return err
-	}
-	readErr := r.consume(resp.Body, true)
-	resp.Body.Close()
+	return d
+}
 
-	delay := r.cfg.retryDelay
-	for attempt := 1; !r.stream.Done(); attempt++ {
-		why := "the stream ended"
-		if readErr != nil {
-			why = "the connection failed (" + readErr.Error() + ")"
-		}
-		taskID := r.stream.TaskID()
-		switch {
-		case r.cfg.noResume:
-			r.end(readErr)
-			return nil
-		case !r.canSubscribe():
-			r.out.note(why + " before the run ended; a GET stream cannot be resubscribed")
-			r.end(readErr)
-			return nil
-		case taskID == "":
-			r.out.note(why + " before the run ended, and before any event named the task")
-			r.end(readErr)
-			return nil
-		case attempt > r.cfg.retries:
-			r.out.note(why + " before the run ended; giving up after " + strconv.Itoa(r.cfg.retries) + " resubscriptions")
-			r.end(readErr)
-			return nil
-		}
-		lastID := string(r.stream.LastEventID())
-		r.out.note(why + " before the run ended; resubscribing to task " + taskID +
-			afterID(lastID) + " in " + delay.String() +
-			" (attempt " + strconv.Itoa(attempt) + " of " + strconv.Itoa(r.cfg.retries) + ")")
-		r.e.sleep(delay)
-		delay *= 2
-		if err := r.resume(); err != nil {
-			r.end(readErr)
-			return nil
-		}
-		req, err := r.subscribeRequest(taskID, lastID)
-		if err != nil {
-			return err
-		}
-		resp, err := r.e.client.Do(req)
-		if err != nil {
-			readErr = err
+// header turns the -H flags into the client's Header: a name with an empty
+// value removes the header, and --last-event-id sets Last-Event-ID.
+func (r *runner) header() http.Header {
+	h := make(http.Header)
+	if r.cfg.lastID != "" && r.cfg.subscribe == "" {
+		h.Set("Last-Event-ID", r.cfg.lastID)
+	}
+	for _, line := range r.cfg.headers {
+		i := strings.IndexByte(line, ':')
+		name, value := http.CanonicalHeaderKey(strings.TrimSpace(line[:i])), strings.TrimSpace(line[i+1:])
+		if value == "" {
+			h[name] = nil
 			continue
 		}
-		if err := httpstream.Check(resp); err != nil {
-			resp.Body.Close()
-			// The server refused the resubscription (the task is gone):
-			// the run stays cut, and the refusal says why.
-			r.out.note("the resubscription was refused: " + err.Error())
-			r.end(err)
-			return nil
-		}
-		before := r.fed
-		readErr = r.consume(resp.Body, true)
-		resp.Body.Close()
-		if r.fed != before {
-			delay = r.cfg.retryDelay
-		}
+		h[name] = []string{value}
 	}
-	r.end(nil)
+	return h
+}
+
+// canSubscribe reports whether the source is an A2A base URL that a
+// subscription can be made to (not a URL fetched with GET).
+func (r *runner) canSubscribe() bool {
+	return r.cfg.hasMessage || r.cfg.hasData || r.cfg.subscribe != ""
+}
+
+// fetch runs URL mode: the first request, then the run's updates, which
+// the client keeps uncut across resubscriptions.
+func (r *runner) fetch() error {
+	c := r.client()
+	var run *httpstream.Run
+	var err error
+	switch {
+	case r.cfg.subscribe != "":
+		run, err = c.Subscribe(r.ctx, r.cfg.subscribe, r.cfg.lastID)
+	case r.cfg.hasMessage:
+		run, err = c.SendMessage(r.ctx, &httpstream.Message{Text: r.cfg.message, TaskID: r.cfg.taskID, ContextID: r.cfg.contextID})
+	default:
+		var req *http.Request
+		if req, err = r.request(); err != nil {
+			return err
+		}
+		run, err = c.Open(r.ctx, req)
+	}
+	if err != nil {
+		return startError(r.ctx, err)
+	}
+	defer run.Close()
+	for u, err := range run.Updates() {
+		if err != nil {
+			break
+		}
+		if u.Kind == reconstruct.UpdateDone {
+			r.res, r.runErr = u.Result, u.Err
+		}
+		r.out.update(&u)
+	}
+	r.endFrames()
+	r.res = run.Result()
+	r.runErr = r.res.Err
+	r.tellEnd(run)
 	return nil
+}
+
+// startError classifies an error that kept the run from starting: the
+// server's answers are kept as they are; a signal is an interruption;
+// anything else (a refused connection, a timeout) is an I/O error.
+func startError(ctx context.Context, err error) error {
+	var api *parser.APIError
+	var he *reconstruct.HTTPError
+	var sig *interruptError
+	switch {
+	case errors.As(err, &api), errors.As(err, &he), errors.Is(err, reconstruct.ErrNotEventStream), errors.As(err, &sig):
+		return err
+	}
+	return &ioError{err}
+}
+
+// resubscribing tells of a resubscription, and starts the frame lexer of
+// --frames and --events on the new connection.
+func (r *runner) resubscribing(rs *httpstream.Resubscription) {
+	r.attempts = rs.Attempt
+	why := "the stream ended"
+	if rs.Err != nil {
+		why = "the connection failed (" + rs.Err.Error() + ")"
+	}
+	r.out.note(why + " before the run ended; resubscribing to task " + rs.TaskID +
+		afterID(rs.LastEventID) + " in " + rs.Delay.String() +
+		" (attempt " + strconv.Itoa(rs.Attempt) + " of " + strconv.Itoa(rs.Retries) + ")")
+	r.resumeFrames()
+}
+
+// tellEnd tells why a run that was cut was not resumed.
+func (r *runner) tellEnd(run *httpstream.Run) {
+	var trunc *reconstruct.TruncatedError
+	if !errors.As(r.runErr, &trunc) {
+		return
+	}
+	why := "the stream ended"
+	if trunc.Cause != nil {
+		why = "the connection failed (" + trunc.Cause.Error() + ")"
+	}
+	var api *parser.APIError
+	var he *reconstruct.HTTPError
+	var sig *interruptError
+	switch {
+	case errors.As(trunc.Cause, &sig):
+		r.out.note("interrupted by " + sig.sig.String() + "; the run is cut")
+	case errors.Is(trunc.Cause, httpstream.ErrTimeout):
+		r.out.note("the run took longer than --timeout " + r.cfg.timeout.String())
+	case r.attempts > 0 && (errors.As(trunc.Cause, &api) || errors.As(trunc.Cause, &he) || errors.Is(trunc.Cause, reconstruct.ErrNotEventStream)):
+		r.out.note("the resubscription was refused: " + trunc.Cause.Error())
+	case r.cfg.noResume:
+	case !r.canSubscribe():
+		r.out.note(why + " before the run ended; a GET stream cannot be resubscribed")
+	case trunc.TaskID == "":
+		r.out.note(why + " before the run ended, and before any event named the task")
+	case r.attempts >= r.cfg.retries:
+		r.out.note(why + " before the run ended; giving up after " + strconv.Itoa(r.attempts) + " resubscription" + plural(r.attempts))
+	}
 }
 
 func afterID(id string) string {
@@ -113,87 +186,28 @@ func afterID(id string) string {
 	return " after event " + id
 }
 
-// canSubscribe reports whether the source is an A2A base URL that a
-// subscription can be made to (not a URL fetched with GET).
-func (r *runner) canSubscribe() bool {
-	return r.cfg.hasMessage || r.cfg.hasData || r.cfg.subscribe != ""
-}
-
-// base returns the URL without a trailing slash.
-func (r *runner) baseURL() string { return strings.TrimRight(r.cfg.source, "/") }
-
-// firstRequest builds the request the flags ask for.
-func (r *runner) firstRequest() (*http.Request, error) {
-	switch {
-	case r.cfg.subscribe != "":
-		return r.subscribeRequest(r.cfg.subscribe, r.cfg.lastID)
-	case r.cfg.hasData:
-		body, err := r.dataBody()
+// request builds the request of -d (POSTed as is to message:stream, or to
+// the base URL with --jsonrpc) or, with neither -m, -d nor --subscribe, the
+// GET of the URL.
+func (r *runner) request() (*http.Request, error) {
+	if !r.cfg.hasData {
+		req, err := http.NewRequest(http.MethodGet, r.cfg.source, nil)
 		if err != nil {
-			return nil, err
+			return nil, &ioError{err}
 		}
-		u := r.baseURL()
-		if !r.cfg.jsonrpc {
-			u += "/message:stream"
-		}
-		return r.newRequest(http.MethodPost, u, body, r.cfg.lastID)
-	case r.cfg.hasMessage:
-		body, err := r.messageBody()
-		if err != nil {
-			return nil, err
-		}
-		u := r.baseURL()
-		if !r.cfg.jsonrpc {
-			u += "/message:stream"
-		}
-		return r.newRequest(http.MethodPost, u, body, r.cfg.lastID)
+		return req, nil
 	}
-	return r.newRequest(http.MethodGet, r.cfg.source, nil, r.cfg.lastID)
-}
-
-// subscribeRequest builds tasks/{id}:subscribe, or the JSON-RPC
-// SubscribeToTask call.
-func (r *runner) subscribeRequest(taskID, lastID string) (*http.Request, error) {
-	if r.cfg.jsonrpc {
-		body, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: newID(), Method: methodSubscribe, Params: subscribeParams{ID: taskID}})
-		if err != nil {
-			return nil, err
-		}
-		return r.newRequest(http.MethodPost, r.baseURL(), body, lastID)
+	body, err := r.dataBody()
+	if err != nil {
+		return nil, err
 	}
-	return r.newRequest(http.MethodPost, r.baseURL()+"/tasks/"+taskID+":subscribe", nil, lastID)
-}
-
-// newRequest builds a request with the A2A headers, then the -H headers.
-func (r *runner) newRequest(method, url string, body []byte, lastID string) (*http.Request, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+	u := strings.TrimRight(r.cfg.source, "/")
+	if !r.cfg.jsonrpc {
+		u += "/message:stream"
 	}
-	req, err := http.NewRequest(method, url, rd)
+	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
 		return nil, &ioError{err}
-	}
-	req.Header.Set("A2A-Version", "1.0")
-	req.Header.Set("Accept", "text/event-stream")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
-	}
-	for _, h := range r.cfg.headers {
-		i := strings.IndexByte(h, ':')
-		name, value := strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:])
-		if value == "" {
-			req.Header.Del(name)
-			continue
-		}
-		if strings.EqualFold(name, "Host") {
-			req.Host = value
-			continue
-		}
-		req.Header.Set(name, value)
 	}
 	return req, nil
 }
@@ -218,56 +232,11 @@ func (r *runner) dataBody() ([]byte, error) {
 	return b, nil
 }
 
-// The request bodies, written as structs so that the field order is fixed.
-type (
-	textPart struct {
-		Text string `json:"text"`
-	}
-	userMessage struct {
-		Role      string     `json:"role"`
-		Parts     []textPart `json:"parts"`
-		MessageID string     `json:"messageId"`
-		TaskID    string     `json:"taskId,omitempty"`
-		ContextID string     `json:"contextId,omitempty"`
-	}
-	sendParams struct {
-		Message userMessage `json:"message"`
-	}
-	subscribeParams struct {
-		ID string `json:"id"`
-	}
-	rpcRequest struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      string `json:"id"`
-		Method  string `json:"method"`
-		Params  any    `json:"params"`
-	}
-)
+// frameTee hands the bytes of the connections to the frame lexer of
+// --frames and --events.
+type frameTee struct{ r *runner }
 
-// messageBody builds the message:stream body for --message, or the
-// SendStreamingMessage call with --jsonrpc.
-func (r *runner) messageBody() ([]byte, error) {
-	p := sendParams{Message: userMessage{
-		Role:      "ROLE_USER",
-		Parts:     []textPart{{Text: r.cfg.message}},
-		MessageID: newID(),
-		TaskID:    r.cfg.taskID,
-		ContextID: r.cfg.contextID,
-	}}
-	if r.cfg.jsonrpc {
-		return json.Marshal(rpcRequest{JSONRPC: "2.0", ID: newID(), Method: methodStream, Params: p})
-	}
-	return json.Marshal(p)
-}
-
-// newID returns a random UUIDv7 (RFC 9562), bare: A2A servers take it as a
-// message id, and Corti accepts its ids without their prefix.
-func newID() string {
-	var u [16]byte
-	rand.Read(u[:])
-	binary.BigEndian.PutUint64(u[:8], uint64(time.Now().UnixMilli())<<16|binary.BigEndian.Uint64(u[:8])&0xffff)
-	u[6] = u[6]&0x0f | 0x70
-	u[8] = u[8]&0x3f | 0x80
-	h := hex.EncodeToString(u[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+func (t frameTee) Write(p []byte) (int, error) {
+	t.r.feedFrames(p)
+	return len(p), nil
 }

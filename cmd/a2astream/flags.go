@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a2astream/a2astream/reconstruct/httpstream"
 )
 
 // The exit codes. They are listed in the usage text; keep both in step.
@@ -15,7 +17,7 @@ const (
 	exitFailed      = 1 // the run ended FAILED, CANCELED or REJECTED
 	exitUsage       = 2 // bad flags or arguments
 	exitInterrupted = 3 // the run paused in INPUT_REQUIRED or AUTH_REQUIRED
-	exitTruncated   = 4 // the stream ended before the run did (after any resume)
+	exitTruncated   = 4 // the stream ended before the run did (after any resume), a timeout or a signal cut it
 	exitAPI         = 5 // the server answered with an error
 	exitProtocol    = 6 // the bytes are not a valid A2A stream
 	exitIO          = 7 // the input could not be read or the server reached
@@ -65,9 +67,17 @@ URL mode (the URL is the agent's A2A base, such as https://host/…/a2a):
       --no-resume     do not resubscribe when the connection drops
       --retries N     resubscriptions allowed after drops (default 5)
       --retry-delay D first backoff before resubscribing, doubled each time
-                      (default 500ms)
+                      up to 30s, with up to half of it random (default 500ms)
+      --idle-timeout D
+                      give up a connection that sends nothing for D, and
+                      resubscribe (default 1m0s; 0 turns it off)
+      --timeout D     the longest the whole run may take, resubscriptions
+                      included; also bounds reading a FILE or stdin (default
+                      1h0m0s; 0 turns it off)
 REST requests go to {URL}/message:stream and {URL}/tasks/{id}:subscribe.
 Without -m, -d or --subscribe the URL is fetched with GET as a stream.
+On SIGINT or SIGTERM, or past --timeout, the run stops: what was received
+is shown, with the task id and last event id to resume with (exit 4).
 
 Reading:
       --strict        treat every protocol rule broken as an error
@@ -79,11 +89,14 @@ Exit status:
   1  the run ended FAILED, CANCELED or REJECTED
   2  usage error
   3  the run needs input or authorization (INPUT_REQUIRED, AUTH_REQUIRED)
-  4  the stream ended before the run did (truncated, resume failed or off)
+  4  the stream ended before the run did (truncated, resume failed or off,
+     --timeout, SIGINT or SIGTERM)
   5  the server answered with an error (HTTP or JSON-RPC, before or in the
      stream)
-  6  protocol error: the bytes are not a valid A2A 1.0 stream
-  7  the input could not be read or the server could not be reached
+  6  protocol error: the bytes are not a valid A2A 1.0 stream (or not an
+     event stream at all), or a rule broken under --strict
+  7  the input could not be read (a directory, a read error) or the server
+     could not be reached
 `
 
 // errHelp asks for the usage text.
@@ -119,8 +132,11 @@ type config struct {
 	noResume   bool
 	retries    int
 	retryDelay time.Duration
-	strict     bool
-	unit       string
+	// idleTimeout and timeout are --idle-timeout and --timeout; 0 is off.
+	idleTimeout time.Duration
+	timeout     time.Duration
+	strict      bool
+	unit        string
 }
 
 // isURL reports whether the source is an HTTP(S) URL.
@@ -144,7 +160,8 @@ func (l headerList) Set(v string) error {
 // parseArgs parses the command line. Flags may come before and after the
 // source; "--" ends the flags.
 func parseArgs(args []string) (*config, error) {
-	c := &config{retries: 5, retryDelay: 500 * time.Millisecond}
+	c := &config{retries: httpstream.DefaultRetries, retryDelay: httpstream.DefaultRetryDelay,
+		idleTimeout: httpstream.DefaultIdleTimeout, timeout: httpstream.DefaultTimeout}
 	fs := flag.NewFlagSet("a2astream", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var jsonOut, frames, events, help bool
@@ -167,8 +184,10 @@ func parseArgs(args []string) (*config, error) {
 	fs.StringVar(&c.lastID, "last-event-id", "", "")
 	fs.BoolVar(&c.jsonrpc, "jsonrpc", false, "")
 	fs.BoolVar(&c.noResume, "no-resume", false, "")
-	fs.IntVar(&c.retries, "retries", 5, "")
+	fs.IntVar(&c.retries, "retries", c.retries, "")
 	fs.DurationVar(&c.retryDelay, "retry-delay", c.retryDelay, "")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", c.idleTimeout, "")
+	fs.DurationVar(&c.timeout, "timeout", c.timeout, "")
 	fs.BoolVar(&c.strict, "strict", false, "")
 	fs.StringVar(&c.unit, "unit", "codepoints", "")
 
@@ -238,6 +257,12 @@ func parseArgs(args []string) (*config, error) {
 	}
 	if c.retryDelay < 0 {
 		return nil, errors.New("--retry-delay must be ≥ 0")
+	}
+	if c.idleTimeout < 0 {
+		return nil, errors.New("--idle-timeout must be ≥ 0")
+	}
+	if c.timeout < 0 {
+		return nil, errors.New("--timeout must be ≥ 0")
 	}
 
 	requests := 0

@@ -37,6 +37,9 @@ func TestBadFlags(t *testing.T) {
 		{"negative retries", []string{"--retries", "-1", "x.sse"}, "--retries must be"},
 		{"missing value", []string{"x.sse", "-H"}, "flag needs an argument: -H"},
 		{"bad duration", []string{"--retry-delay", "soon", "x.sse"}, "invalid value"},
+		{"negative idle timeout", []string{"--idle-timeout", "-1s", "http://127.0.0.1:1/a2a"}, "--idle-timeout must be ≥ 0"},
+		{"negative timeout", []string{"--timeout=-5m", "x.sse"}, "--timeout must be ≥ 0"},
+		{"bad timeout", []string{"--timeout", "an hour", "x.sse"}, "invalid value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,7 @@ func TestFlagPlacement(t *testing.T) {
 		{[]string{"https://h/a2a", "-H", "A: 1", "-m", "hi", "--header", "B: 2"}, config{source: "https://h/a2a", headers: []string{"A: 1", "B: 2"}, message: "hi", hasMessage: true}},
 		{[]string{"--speed", "2.5", "x.sse"}, config{source: "x.sse", speed: 2.5, speedSet: true}},
 		{[]string{"--demo"}, config{demo: true}},
+		{[]string{"https://h/a2a", "--subscribe", "t", "--idle-timeout", "5s", "--timeout=0"}, config{source: "https://h/a2a", subscribe: "t", idleTimeout: 5 * time.Second, timeout: -1}},
 		{nil, config{}},
 	}
 	for _, tt := range tests {
@@ -83,7 +87,22 @@ func TestFlagPlacement(t *testing.T) {
 				w.unit = "codepoints"
 			}
 			w.retries, w.retryDelay = 5, 500*time.Millisecond
+			// The defaults of --idle-timeout and --timeout; -1 stands
+			// for an explicit 0 (off).
+			switch w.idleTimeout {
+			case 0:
+				w.idleTimeout = time.Minute
+			case -1:
+				w.idleTimeout = 0
+			}
+			switch w.timeout {
+			case 0:
+				w.timeout = time.Hour
+			case -1:
+				w.timeout = 0
+			}
 			if c.source != w.source || c.mode != w.mode || c.strict != w.strict || c.unit != w.unit || c.demo != w.demo ||
+				c.subscribe != w.subscribe || c.idleTimeout != w.idleTimeout || c.timeout != w.timeout ||
 				c.speed != w.speed || c.speedSet != w.speedSet || c.message != w.message || c.hasMessage != w.hasMessage ||
 				strings.Join(c.headers, "|") != strings.Join(w.headers, "|") || c.retries != w.retries || c.retryDelay != w.retryDelay {
 				t.Errorf("got %+v\nwant %+v", *c, w)

@@ -175,8 +175,12 @@ func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
 // "error" member; resultjson names the library's.
 func errorType(err error) string {
 	var ioErr *ioError
-	if errors.As(err, &ioErr) {
+	var sig *interruptError
+	switch {
+	case errors.As(err, &ioErr):
 		return "io"
+	case errors.As(err, &sig):
+		return "interrupted"
 	}
 	return ""
 }

@@ -11,10 +11,15 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
+
+	"github.com/a2astream/a2astream/reconstruct/httpstream"
 )
 
 // env is what run takes from the process: the terminal facts, the
@@ -25,10 +30,19 @@ type env struct {
 	// stdinTTY, stdoutTTY and stderrTTY report which streams are
 	// terminals.
 	stdinTTY, stdoutTTY, stderrTTY bool
-	// sleep waits; the demo's pacing and the resume backoff use it.
+	// sleep waits; the playback's pacing uses it.
 	sleep func(time.Duration)
 	// client makes the HTTP requests of URL mode.
 	client *http.Client
+	// jitter is the httpstream.Client's Jitter: 0 for its default, and
+	// negative for none (tests, for exact backoffs).
+	jitter float64
+	// signals delivers the signal that stops the run (SIGINT, SIGTERM);
+	// nil for none.
+	signals <-chan os.Signal
+	// sameOutput reports that stdout and stderr are the same file or
+	// pipe, so that a line on stderr must not run into the text on stdout.
+	sameOutput bool
 }
 
 func main() {
@@ -39,8 +53,34 @@ func main() {
 		stderrTTY: isTerminal(os.Stderr),
 		sleep:     time.Sleep,
 		client:    &http.Client{},
+		signals:   notifySignals(),
 	}
+	e.sameOutput = sameFile(os.Stdout, os.Stderr)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, e))
+}
+
+// notifySignals returns a channel that delivers the first SIGINT or
+// SIGTERM; the next one kills the process as usual.
+func notifySignals() <-chan os.Signal {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	first := make(chan os.Signal, 1)
+	go func() {
+		s := <-sigs
+		signal.Stop(sigs)
+		first <- s
+	}()
+	return first
+}
+
+// sameFile reports whether a and b are the same file, pipe or terminal.
+func sameFile(a, b *os.File) bool {
+	ai, err := a.Stat()
+	if err != nil {
+		return false
+	}
+	bi, err := b.Stat()
+	return err == nil && os.SameFile(ai, bi)
 }
 
 // isTerminal reports whether f is a character device, as a terminal is.
@@ -80,6 +120,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
 	if !cfg.speedSet && cfg.demo {
 		cfg.speed = 1
 	}
-	r := newRunner(cfg, stdin, stdout, stderr, e)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	if cfg.timeout > 0 && !cfg.isURL() {
+		// URL mode hands --timeout to the client.
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, cfg.timeout, httpstream.ErrTimeout)
+		defer stop()
+	}
+	if e.signals != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case sig := <-e.signals:
+				cancel(&interruptError{sig})
+			case <-done:
+			}
+		}()
+	}
+	r := newRunner(ctx, cfg, stdin, stdout, stderr, e)
 	return r.main()
 }

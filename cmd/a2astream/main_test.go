@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,14 +27,21 @@ type result struct {
 	code           int
 	stdout, stderr string
 	sleeps         []time.Duration
+	// backoffs are the waits before resubscriptions, as the notes on
+	// stderr tell them.
+	backoffs []time.Duration
 }
 
-// testEnv is an environment with no terminal, no NO_COLOR and a clock that
-// records the sleeps instead of sleeping.
+// backoffNote finds the wait in a note of a resubscription.
+var backoffNote = regexp.MustCompile(`resubscribing to task \S+(?: after event \S+)? in (\S+) \(attempt`)
+
+// testEnv is an environment with no terminal, no NO_COLOR, a clock that
+// records the sleeps instead of sleeping, and backoffs without jitter.
 func testEnv(sleeps *[]time.Duration) env {
 	return env{
 		getenv: func(string) string { return "" },
 		sleep:  func(d time.Duration) { *sleeps = append(*sleeps, d) },
+		jitter: -1,
 	}
 }
 
@@ -52,6 +60,13 @@ func runWith(t *testing.T, args []string, stdin io.Reader, adjust func(*env)) re
 	var out, errw bytes.Buffer
 	res.code = run(args, stdin, &out, &errw, e)
 	res.stdout, res.stderr = out.String(), errw.String()
+	for _, m := range backoffNote.FindAllStringSubmatch(res.stderr, -1) {
+		d, err := time.ParseDuration(m[1])
+		if err != nil {
+			t.Fatalf("note %q: %v", m[0], err)
+		}
+		res.backoffs = append(res.backoffs, d)
+	}
 	return res
 }
 

@@ -6,6 +6,7 @@ package main
 // their pacing; the exit code of a run.
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -40,6 +41,8 @@ type runner struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	e              env
+	// ctx ends the run early: a signal, --timeout.
+	ctx context.Context
 
 	stream *reconstruct.Stream
 	out    output
@@ -50,19 +53,19 @@ type runner struct {
 	dec  *parser.Decoder
 	base int64
 
-	fed    int64               // bytes fed, over all connections
-	res    *reconstruct.Result // from the last UpdateDone
-	runErr error               // from the last UpdateDone
+	res      *reconstruct.Result // from the last UpdateDone
+	runErr   error               // from the last UpdateDone
+	attempts int                 // resubscriptions made (URL mode)
 }
 
-func newRunner(cfg *config, stdin io.Reader, stdout, stderr io.Writer, e env) *runner {
-	r := &runner{cfg: cfg, stdin: stdin, stdout: stdout, stderr: stderr, e: e}
+func newRunner(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer, e env) *runner {
+	r := &runner{ctx: ctx, cfg: cfg, stdin: stdin, stdout: stdout, stderr: stderr, e: e}
 	r.reset()
 	return r
 }
 
-// reset makes the runner ready for a new run: a new Stream and output.
-func (r *runner) reset() {
+// options returns the reconstruct options the flags ask for.
+func (r *runner) options() *reconstruct.Options {
 	opts := &reconstruct.Options{Strict: r.cfg.strict}
 	switch r.cfg.unit {
 	case "bytes":
@@ -70,8 +73,13 @@ func (r *runner) reset() {
 	case "utf16":
 		opts.Citations.Unit = citations.UTF16
 	}
-	r.stream = reconstruct.NewStream(opts)
-	r.lx, r.dec, r.base, r.fed, r.res, r.runErr = nil, nil, 0, 0, nil, nil
+	return opts
+}
+
+// reset makes the runner ready for a new run: a new Stream and output.
+func (r *runner) reset() {
+	r.stream = reconstruct.NewStream(r.options())
+	r.lx, r.dec, r.base, r.res, r.runErr, r.attempts = nil, nil, 0, nil, nil, 0
 	noColor := r.e.getenv("NO_COLOR") != ""
 	switch r.cfg.mode {
 	case modeJSON:
@@ -116,7 +124,6 @@ func (r *runner) main() int {
 // feed pushes bytes of the stream to the Stream (and the frame lexer) and
 // hands out what they produced.
 func (r *runner) feed(p []byte) {
-	r.fed += int64(len(p))
 	// A run that ended with an error takes no more input; the frame lexer
 	// still shows the rest.
 	if r.runErr == nil {
@@ -125,6 +132,12 @@ func (r *runner) feed(p []byte) {
 		}
 		r.drain()
 	}
+	r.feedFrames(p)
+}
+
+// feedFrames pushes bytes of the stream to the frame lexer of --frames and
+// --events, and shows the frames they completed.
+func (r *runner) feedFrames(p []byte) {
 	if r.lx != nil {
 		if _, err := r.lx.Write(p); err != nil {
 			r.out.note("the frame lexer refused input: " + err.Error())
@@ -178,6 +191,12 @@ func (r *runner) end(readErr error) {
 		r.stream.Close()
 	}
 	r.drain()
+	r.endFrames()
+}
+
+// endFrames closes the frame lexer of --frames and --events and shows the
+// rest.
+func (r *runner) endFrames() {
 	if r.lx != nil {
 		r.lx.Close()
 		r.drainFrames()
@@ -187,57 +206,91 @@ func (r *runner) end(readErr error) {
 	}
 }
 
-// resume prepares the Stream and the frame lexer for a new connection.
-func (r *runner) resume() error {
-	if err := r.stream.Resume(); err != nil {
-		return err
-	}
+// resumeFrames prepares the frame lexer for a new connection.
+func (r *runner) resumeFrames() {
 	if r.lx != nil {
 		r.base += r.lx.InputOffset() + int64(r.lx.Buffered())
 		r.lx.Reset()
 		r.dec.Reset()
 	}
-	return nil
 }
 
 // readSize is the size of the reads from the source.
 const readSize = 32 << 10
 
-// consume feeds what body yields until it ends, or until the run is done
-// when stopWhenDone. It returns the read error, nil at EOF.
-func (r *runner) consume(body io.Reader, stopWhenDone bool) error {
+// consume hands what src yields to each until it ends, and returns the
+// read error (nil at EOF), or the cause of r.ctx when it ends first (a
+// signal, --timeout). The reads are made by a goroutine of their own, so
+// that a read blocked on a silent pipe does not keep the run from ending;
+// that goroutine is left blocked then, and goes with the process.
+func (r *runner) consume(src io.Reader, each func([]byte)) error {
+	type result struct {
+		n   int
+		err error
+	}
 	buf := make([]byte, readSize)
+	got := make(chan result)
+	next := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			n, err := src.Read(buf)
+			select {
+			case got <- result{n, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+			select {
+			case <-next:
+			case <-stop:
+				return
+			}
+		}
+	}()
 	empty := 0
 	for {
-		n, err := body.Read(buf)
-		if n > 0 {
+		var res result
+		select {
+		case res = <-got:
+		case <-r.ctx.Done():
+			return context.Cause(r.ctx)
+		}
+		if res.n > 0 {
 			empty = 0
-			r.feed(buf[:n])
-			if stopWhenDone && r.stream.Done() {
-				return nil
-			}
-		} else if err == nil {
+			each(buf[:res.n])
+		} else if res.err == nil {
 			if empty++; empty >= 100 {
 				return io.ErrNoProgress
 			}
 		}
-		if err == io.EOF {
+		if res.err == io.EOF {
 			return nil
 		}
-		if err != nil {
-			return err
+		if res.err != nil {
+			return res.err
 		}
+		next <- struct{}{}
 	}
 }
 
-// ioError is an input that could not be read at all: a file that does not
-// open, a server that cannot be reached.
+// ioError is an input that could not be read: a file that does not open,
+// a directory, a failed read, a server that cannot be reached.
 type ioError struct{ err error }
 
 func (e *ioError) Error() string { return e.err.Error() }
 func (e *ioError) Unwrap() error { return e.err }
 
-// local reads a FILE or stdin.
+// interruptError is the cause of a run that a signal ended.
+type interruptError struct{ sig os.Signal }
+
+func (e *interruptError) Error() string { return "interrupted by " + e.sig.String() }
+
+// local reads a FILE or stdin. A read error ends the run as a cut one
+// would, and the run's error is then an *ioError (exit 7) around it.
 func (r *runner) local() error {
 	var src io.Reader = r.stdin
 	if r.cfg.source != "-" {
@@ -248,16 +301,22 @@ func (r *runner) local() error {
 		defer f.Close()
 		src = f
 	}
+	var err error
 	if r.cfg.speed > 0 {
-		data, err := io.ReadAll(src)
-		if err != nil && len(data) == 0 {
-			return &ioError{err}
-		}
+		var data []byte
+		err = r.consume(src, func(p []byte) { data = append(data, p...) })
 		r.play(data)
-		r.end(err)
-		return nil
+		if err == nil && r.ctx.Err() != nil {
+			err = context.Cause(r.ctx)
+		}
+	} else {
+		err = r.consume(src, r.feed)
 	}
-	r.end(r.consume(src, false))
+	r.end(err)
+	if err != nil && r.ctx.Err() == nil && errors.Is(r.runErr, err) {
+		// The truncation's cause is the failed read.
+		r.runErr = &ioError{r.runErr}
+	}
 	return nil
 }
 
@@ -273,6 +332,9 @@ func (r *runner) play(data []byte) {
 	}
 	prev := 0
 	for _, end := range frameEnds(data) {
+		if r.ctx.Err() != nil {
+			return
+		}
 		r.feed(data[prev:end])
 		prev = end
 		if delay > 0 {
@@ -315,7 +377,12 @@ func exitCode(res *reconstruct.Result, err error) int {
 		var httpErr *reconstruct.HTTPError
 		var trunc *reconstruct.TruncatedError
 		var ioErr *ioError
+		var sig *interruptError
 		switch {
+		case errors.As(err, &sig):
+			return exitTruncated
+		case errors.As(err, &ioErr):
+			return exitIO
 		case errors.As(err, &trunc):
 			return exitTruncated
 		case errors.As(err, &api):
@@ -325,8 +392,6 @@ func exitCode(res *reconstruct.Result, err error) int {
 				return exitAPI
 			}
 			return exitProtocol
-		case errors.As(err, &ioErr):
-			return exitIO
 		}
 		return exitProtocol
 	}

@@ -299,8 +299,8 @@ func TestResume(t *testing.T) {
 			if !strings.Contains(got.stderr, "resubscribing to task "+taskID+" after event "+p.lastID) {
 				t.Errorf("stderr %q: want the resubscription told", got.stderr)
 			}
-			if len(got.sleeps) != 1 || got.sleeps[0] != time.Millisecond {
-				t.Errorf("sleeps %v, want one backoff of 1ms", got.sleeps)
+			if len(got.backoffs) != 1 || got.backoffs[0] != time.Millisecond {
+				t.Errorf("backoffs %v, want one of 1ms", got.backoffs)
 			}
 		})
 	}
@@ -329,8 +329,8 @@ func TestResumeTwice(t *testing.T) {
 	}
 	// The second subscription delivered events, so the backoff started
 	// over.
-	if len(got.sleeps) != 2 || got.sleeps[0] != 10*time.Millisecond || got.sleeps[1] != 10*time.Millisecond {
-		t.Errorf("sleeps %v, want 10ms twice", got.sleeps)
+	if len(got.backoffs) != 2 || got.backoffs[0] != 10*time.Millisecond || got.backoffs[1] != 10*time.Millisecond {
+		t.Errorf("backoffs %v, want 10ms twice", got.backoffs)
 	}
 }
 
@@ -352,8 +352,8 @@ func TestResumeGivesUp(t *testing.T) {
 	if got.code != exitTruncated {
 		t.Errorf("exit %d, want %d; stderr:\n%s", got.code, exitTruncated, got.stderr)
 	}
-	if want := []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}; !equalDurations(got.sleeps, want) {
-		t.Errorf("sleeps %v, want %v", got.sleeps, want)
+	if want := []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}; !equalDurations(got.backoffs, want) {
+		t.Errorf("backoffs %v, want %v", got.backoffs, want)
 	}
 	var doc resultDoc
 	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
