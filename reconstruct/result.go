@@ -112,8 +112,12 @@ type Artifact struct {
 
 // Text returns the text of the artifact's text parts joined in order, the
 // text that citation offsets count in. When there is one text part, it is
-// that part's Text itself; otherwise a new slice.
+// that part's Text itself; otherwise a new slice. A nil Artifact, such as
+// the Answer of a run that ended without one, has no text: Text returns nil.
 func (a *Artifact) Text() []byte {
+	if a == nil {
+		return nil
+	}
 	if a.joined != nil {
 		return a.joined
 	}
@@ -132,8 +136,11 @@ func (a *Artifact) liveText() []byte {
 }
 
 // AppendText appends the text of the artifact's text parts, in order, to
-// dst and returns the extended slice.
+// dst and returns the extended slice; dst itself for a nil Artifact.
 func (a *Artifact) AppendText(dst []byte) []byte {
+	if a == nil {
+		return dst
+	}
 	return appendText(dst, a.Parts)
 }
 
@@ -214,8 +221,12 @@ type Message struct {
 	Metadata []byte
 }
 
-// Text returns the text of the message's text parts joined in order.
+// Text returns the text of the message's text parts joined in order; nil
+// for a nil Message, such as the StatusMessage of a run that had none.
 func (m *Message) Text() []byte {
+	if m == nil {
+		return nil
+	}
 	return joinText(m.Parts)
 }
 
