@@ -6,7 +6,10 @@ package citations
 // maximal subpart of an ill-formed sequence becomes one U+FFFD. So an
 // invalid subpart counts as its own length in bytes, one code point and one
 // UTF-16 unit, and a JavaScript caller's string lines up with RuneIndex and
-// UTF16Index even when the text holds invalid bytes.
+// UTF16Index even when the text holds invalid bytes. The same rule
+// (utf8buf.ReplacedLen) writes such text into the JSON result document of
+// the command-line tool and the WebAssembly module, so the offsets index
+// its strings too.
 
 // step returns the length in bytes of the character (or of the maximal
 // invalid subpart) that starts at text[i], and its length in UTF-16 units.

@@ -12,18 +12,19 @@ import (
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
-// goString is what encoding/json decodes from a string it encoded from s:
-// each byte that does not start a valid UTF-8 sequence becomes U+FFFD.
-func goString(s []byte) string {
+// whatwgString is what JavaScript's TextDecoder makes of s, and what a
+// JSON reader decodes from the document's string for s: each character of
+// whatwgUnits that is not one valid UTF-8 sequence is one U+FFFD.
+func whatwgString(s []byte) string {
 	var b strings.Builder
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		if r == utf8.RuneError && n == 1 {
-			b.WriteString("\uFFFD")
+	pos := whatwgUnits(s)
+	for k := 1; k < len(pos); k++ {
+		seg := s[pos[k-1].ByteOffset:pos[k].ByteOffset]
+		if utf8.Valid(seg) {
+			b.Write(seg)
 		} else {
-			b.Write(s[:n])
+			b.WriteString("\uFFFD")
 		}
-		s = s[n:]
 	}
 	return b.String()
 }
@@ -31,8 +32,10 @@ func goString(s []byte) string {
 // FuzzResultJSON checks the JSON document of a run, which the command-line
 // tool prints with --json and the WebAssembly module returns from
 // a2a_result (its Go core is package main, so this is the part of that
-// entry that Go tests can reach from here). Properties: a string is written
-// byte for byte as encoding/json's Encoder writes it (SetEscapeHTML(false));
+// entry that Go tests can reach from here). Properties: a valid UTF-8
+// string is written byte for byte as encoding/json's Encoder writes it
+// (SetEscapeHTML(false)), and any string decodes to what TextDecoder makes
+// of its bytes (one U+FFFD per maximal subpart of an ill-formed sequence);
 // for any stream, the document of its run is valid JSON, the indented
 // document compacts to the compact one, and its state (empty when none was
 // seen), task id and answer text decode to the Result's.
@@ -50,8 +53,13 @@ func FuzzResultJSON(f *testing.F) {
 		if err := enc.Encode(string(s)); err != nil {
 			t.Fatal(err)
 		}
-		if got := resultjson.AppendString(nil, s); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+		got := resultjson.AppendString(nil, s)
+		if utf8.Valid(s) && !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
 			t.Fatalf("AppendString(%q) = %s, encoding/json writes %s", s, got, want.Bytes())
+		}
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || back != whatwgString(s) {
+			t.Fatalf("AppendString(%q) = %s decodes to %q (%v), TextDecoder gives %q", s, got, back, err, whatwgString(s))
 		}
 
 		res, err := reconstruct.Read(&eofReader{b: in}, nil)
@@ -81,13 +89,13 @@ func FuzzResultJSON(f *testing.F) {
 		if m.State != nil && *m.State != res.State.String() && !(*m.State == "" && res.State == parser.TaskStateUnspecified) {
 			t.Fatalf("state %q, Result %v", *m.State, res.State)
 		}
-		if m.TaskID != nil && *m.TaskID != goString([]byte(res.TaskID)) {
+		if m.TaskID != nil && *m.TaskID != whatwgString([]byte(res.TaskID)) {
 			t.Fatalf("taskId %q, Result %q", *m.TaskID, res.TaskID)
 		}
 		if (m.Answer == nil) != (res.Answer == nil) {
 			t.Fatalf("answer in the document: %v, in the Result: %v", m.Answer != nil, res.Answer != nil)
 		}
-		if m.Answer != nil && m.Answer.Text != goString(res.Answer.Text()) {
+		if m.Answer != nil && m.Answer.Text != whatwgString(res.Answer.Text()) {
 			t.Fatalf("answer text %q, Result %q", m.Answer.Text, res.Answer.Text())
 		}
 	})

@@ -16,7 +16,8 @@ import (
 // over the same deltas builds the same text, with the complete prefix
 // CompletePrefix gives, which never lags by more than MaxHeld, and the
 // parts it marks complete are the Buffer's outputs;
-// AppendDisplay always gives valid UTF-8 and leaves valid text unchanged.
+// AppendDisplay always gives valid UTF-8, leaves valid text unchanged and
+// replaces the rest as the WHATWG decoder does (whatwgString).
 func FuzzUTF8(f *testing.F) {
 	seeds := []string{"", "abc", "café 血压 🩺", "\xED\xA0\xBD\xED\xB8\x80", "x\xED\xA0\xBD", "\xED\xB8\x80y",
 		"\xED\xA0\xBD\xED\xA0\xBD\xED\xB8\x80", "\xF0\x9F\x98", "\xC0\xAF\xFF\x80", "\xE2\x82a", "𝄞\xED\xA0"}
@@ -72,6 +73,9 @@ func FuzzUTF8(f *testing.F) {
 		disp := utf8buf.AppendDisplay(nil, text)
 		if !utf8.Valid(disp) || (utf8.Valid(text) && !bytes.Equal(disp, text)) {
 			t.Fatalf("AppendDisplay(%q) = %q", text, disp)
+		}
+		if string(disp) != whatwgString(text) {
+			t.Fatalf("AppendDisplay(%q) = %q, the WHATWG decoder gives %q", text, disp, whatwgString(text))
 		}
 	})
 }

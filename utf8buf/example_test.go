@@ -31,7 +31,7 @@ func ExampleBuffer() {
 	// "" (holding 3)
 	// "😀!" (holding 0)
 	// "" (holding 3)
-	// flush "\xed\xa0\xbd", shown as "�"
+	// flush "\xed\xa0\xbd", shown as "���"
 }
 
 // A reducer keeps the whole text: Append joins the pair at the seam in

@@ -432,14 +432,58 @@ func (b *Buffer) Buffered() int { return b.n }
 // replacement is U+FFFD REPLACEMENT CHARACTER in UTF-8.
 const replacement = "\uFFFD"
 
+// ReplacedLen returns the number of bytes at the start of p that the WHATWG
+// Encoding Standard's UTF-8 decoder (JavaScript's TextDecoder) replaces with
+// one U+FFFD: the maximal subpart of an ill-formed sequence, the longest
+// prefix of a UTF-8 sequence that a byte breaks off or the end of p
+// truncates, or a single byte that starts none (1 to 3 bytes). It returns 0
+// when p is empty or starts with a well-formed character. Surrogates are
+// ill-formed here: the 3 bytes of a WTF-8 lone surrogate are three
+// replacements, as TextDecoder makes of them.
+func ReplacedLen(p []byte) int {
+	if len(p) == 0 || p[0] < utf8.RuneSelf {
+		return 0
+	}
+	if r, size := utf8.DecodeRune(p); r != utf8.RuneError || size > 1 {
+		return 0
+	}
+	need := 0
+	lo, hi := byte(0x80), byte(0xBF)
+	switch c := p[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == surrogateLead {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(p) && p[n] >= lo && p[n] <= hi; n++ {
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}
+
 // AppendDisplay appends p to dst for display, with each ill-formed part
-// replaced by U+FFFD, and returns the extended slice. A maximal subpart of
-// an ill-formed sequence (the longest prefix of a sequence that a byte
-// breaks off or the end of p truncates, or a single bad byte) becomes one
-// U+FFFD, as the WHATWG decoder does, and so does each 3-byte WTF-8 lone
-// surrogate, as a lone UTF-16 surrogate shows in a JavaScript string. Valid
-// UTF-8 is appended unchanged. Keep the stored text as it is and use
-// AppendDisplay only for what people see.
+// replaced by U+FFFD, and returns the extended slice: each maximal subpart
+// of an ill-formed sequence ([ReplacedLen] bytes) becomes one U+FFFD, as the
+// WHATWG decoder (JavaScript's TextDecoder) makes of the bytes, so a 3-byte
+// WTF-8 lone surrogate becomes three. This is the one rule the module
+// applies wherever bytes must become text (citation offsets, the JSON
+// result document). Valid UTF-8 is appended unchanged. Keep the stored text
+// as it is and use AppendDisplay only for what people see.
 func AppendDisplay(dst, p []byte) []byte {
 	if utf8.Valid(p) {
 		return append(dst, p...)
@@ -455,9 +499,8 @@ func AppendDisplay(dst, p []byte) []byte {
 			i += size
 			continue
 		}
-		n, _ := subpart(p[i:])
 		dst = append(dst, replacement...)
-		i += n
+		i += ReplacedLen(p[i:])
 	}
 	return dst
 }

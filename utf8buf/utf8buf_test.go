@@ -670,9 +670,9 @@ func TestAppendDisplay(t *testing.T) {
 	}{
 		{"valid", "a\u00e9\u4e16" + grinning, "a\u00e9\u4e16" + grinning},
 		{"U+FFFD itself", "\uFFFD", "\uFFFD"},
-		{"lone high", "a" + highD83D + "b", "a\uFFFDb"},
-		{"lone low", lowDE00, "\uFFFD"},
-		{"high then low stays joined only after Append", highD83D + lowDE00, "\uFFFD\uFFFD"},
+		{"lone high", "a" + highD83D + "b", "a\uFFFD\uFFFD\uFFFDb"},
+		{"lone low", lowDE00, "\uFFFD\uFFFD\uFFFD"},
+		{"high then low stays joined only after Append", highD83D + lowDE00, "\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD"},
 		{"stray continuations", "\x80\xbf", "\uFFFD\uFFFD"},
 		{"bad leads", "\xc0\xc1\xf5\xff", "\uFFFD\uFFFD\uFFFD\uFFFD"},
 		{"truncated then ASCII", "\xe2\x82a", "\uFFFDa"},
@@ -758,6 +758,29 @@ func TestAppendShortDeltas(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestReplacedLen checks the WHATWG maximal subparts: the bytes TextDecoder
+// replaces with one U+FFFD.
+func TestReplacedLen(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"a", 0}, {"\u00e9", 0}, {grinning, 0}, {"\uFFFD", 0},
+		{"\x80", 1}, {"\xbf\xbf", 1}, {"\xc0\xaf", 1}, {"\xc1", 1}, {"\xf5\x80", 1}, {"\xff", 1},
+		{"\xc3", 1}, {"\xc3(", 1},
+		{"\xe2", 1}, {"\xe2\x82", 2}, {"\xe2\x82a", 2}, {"\xe2\x82\xe2", 2},
+		{"\xe0\x80", 1}, {"\xe0\xa0", 2},
+		{"\xed\xa0\xbd", 1}, {"\xed\x9f", 2},
+		{"\xf0\x9f\x98", 3}, {"\xf0\x8f", 1}, {"\xf0\x9f(", 2},
+		{"\xf4\x8f\xbf", 3}, {"\xf4\x90\x80\x80", 1},
+	}
+	for _, tc := range cases {
+		if got := utf8buf.ReplacedLen([]byte(tc.in)); got != tc.want {
+			t.Errorf("ReplacedLen(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 	}
 }

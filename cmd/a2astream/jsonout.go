@@ -12,6 +12,7 @@ import (
 	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 type partDoc struct {
@@ -73,7 +74,9 @@ func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filenam
 	switch kind {
 	case parser.PartText:
 		d.Kind = "text"
-		s := string(text)
+		// Ill-formed UTF-8 as the --json document writes it: one U+FFFD
+		// per maximal subpart (encoding/json would write one per byte).
+		s := string(utf8buf.AppendDisplay(nil, text))
 		d.Text = &s
 	case parser.PartData:
 		d.Kind = "data"

@@ -15,6 +15,7 @@ import (
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 // Options configures Append. The zero value writes one compact line.
@@ -509,7 +510,10 @@ func (w *writer) float(f float64) {
 const hex = "0123456789abcdef"
 
 // appendString appends s as a JSON string the way encoding/json does,
-// escaping '<', '>' and '&' too when html is set.
+// escaping '<', '>' and '&' too when html is set, except for ill-formed
+// UTF-8: encoding/json writes one \ufffd per byte, appendString one per
+// maximal subpart of an ill-formed sequence (utf8buf.ReplacedLen), the
+// WHATWG rule that JavaScript's TextDecoder and package citations follow.
 func appendString[T string | []byte](dst []byte, s T, html bool) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -550,9 +554,13 @@ func appendString[T string | []byte](dst []byte, s T, html bool) []byte {
 			r, size = utf8.DecodeRune(v[i:])
 		}
 		if r == utf8.RuneError && size == 1 {
+			// One U+FFFD per maximal subpart of an ill-formed sequence,
+			// as TextDecoder decodes the bytes and package citations
+			// counts them, so that citation offsets index the text.
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-			i++
+			var head [4]byte
+			i += utf8buf.ReplacedLen(head[:copy(head[:], s[i:])])
 			start = i
 			continue
 		}
@@ -653,7 +661,8 @@ func appendIndent(dst, doc []byte) []byte {
 }
 
 // AppendString appends s as a JSON string escaped as the document's
-// strings are, and returns the extended slice.
+// strings are (ill-formed UTF-8 as one \ufffd per maximal subpart), and
+// returns the extended slice.
 func AppendString(dst []byte, s []byte) []byte {
 	return appendString(dst, s, false)
 }
