@@ -263,8 +263,23 @@ export class NotWasmError extends Error {
   readonly url: string;
 }
 
-/** Byte chunks as a fetch body or any (async) iterable yields them. */
-export type ByteSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+/**
+ * A pre-parsed SSE frame, as eventsource-parser and SSE client SDKs hand
+ * them out. data that is neither a string nor bytes is written as JSON.
+ */
+export interface Frame {
+  data?: unknown;
+  event?: string;
+  id?: string;
+  retry?: number;
+}
+
+/** Byte chunks (or pre-parsed frames) as a fetch body or any (async) iterable yields them. */
+export type ByteSource =
+  | Response
+  | ReadableStream<Uint8Array | Frame>
+  | AsyncIterable<Uint8Array | Frame>
+  | Iterable<Uint8Array | Frame>;
 
 /** One instance of the module: one per page or worker, a Decoder per stream. */
 export class A2AStream {
@@ -279,7 +294,7 @@ export class A2AStream {
   restart(): Promise<void>;
   decoder(options?: DecoderOptions): Decoder;
   /** A TransformStream of byte chunks to updates. */
-  transform(options?: DecoderOptions): TransformStream<Uint8Array, Update>;
+  transform(options?: DecoderOptions): TransformStream<Uint8Array | Frame, Update>;
   /**
    * Checks the response of a streaming call as Go's reconstruct.EventStream and ResponseError:
    * null for an event stream; otherwise (a status outside 2xx, or a JSON body)
@@ -304,6 +319,10 @@ export class Decoder {
   /** Whether free was called. */
   readonly freed: boolean;
   feed(chunk: ArrayBufferView | ArrayBuffer): Update[];
+  /** Pushes one pre-parsed SSE frame: the same as feeding its bytes. */
+  feedFrame(frame: Frame): Update[];
+  /** Pushes pre-parsed SSE frames. */
+  feedFrames(frames: Iterable<Frame>): Update[];
   /** Ends the input; the last update is "done". */
   end(): Update[];
   /** Ends the input because reading it failed: the run ends truncated with reason as its cause. */

@@ -209,19 +209,20 @@ export class A2AStream {
     return d;
   }
 
-  /** transform returns a TransformStream of bytes to updates. */
+  /** transform returns a TransformStream of byte chunks or pre-parsed SSE frames to updates. */
   transform(options = {}) {
     let dec = null;
     return new TransformStream({
       start: () => { dec = this.decoder(options); },
-      transform: (chunk, ctl) => { for (const u of dec.feed(chunk)) ctl.enqueue(u); },
+      transform: (chunk, ctl) => { for (const u of (isBytes(chunk) ? dec.feed(chunk) : dec.feedFrame(chunk))) ctl.enqueue(u); },
       flush: (ctl) => { for (const u of dec.end()) ctl.enqueue(u); dec.free(); },
     });
   }
 
   /**
    * updates iterates over the updates of a stream: a fetch() Response, its
-   * body, or any (async) iterable of byte chunks. A read that fails ends
+   * body, or any (async) iterable of byte chunks or of pre-parsed SSE
+   * frames ({data, event?, id?, retry?}). A read that fails ends
    * the run as truncated, with the failure as its cause.
    */
   async *updates(source, options = {}) {
@@ -242,7 +243,7 @@ export class A2AStream {
             for (;;) {
               const { done, value } = await reader.read();
               if (done) break;
-              yield* dec.feed(value);
+              yield* (isBytes(value) ? dec.feed(value) : dec.feedFrame(value));
             }
             finished = true;
           } finally {
@@ -252,7 +253,7 @@ export class A2AStream {
             reader.releaseLock();
           }
         } else {
-          for await (const chunk of body) yield* dec.feed(chunk);
+          for await (const chunk of body) yield* (isBytes(chunk) ? dec.feed(chunk) : dec.feedFrame(chunk));
         }
       } catch (e) {
         if (e instanceof InstanceDeadError || e instanceof UsageError) throw e;
@@ -421,6 +422,20 @@ export class Decoder {
     return out;
   }
 
+  /**
+   * feedFrame pushes one pre-parsed SSE frame, {data, event?, id?, retry?}
+   * as eventsource-parser and SSE client SDKs hand them out, and returns
+   * the updates it caused: the same as feeding the frame's bytes.
+   */
+  feedFrame(frame) { return this.feed(utf8enc.encode(frameText(frame))); }
+
+  /** feedFrames pushes pre-parsed SSE frames (an iterable) and returns the updates they caused. */
+  feedFrames(frames) {
+    let text = '';
+    for (const f of frames) text += frameText(f);
+    return this.feed(utf8enc.encode(text));
+  }
+
   /** end reports the end of the input and returns the last updates, ending with "done". */
   end() {
     const ex = this.#ex(), out = [];
@@ -577,5 +592,33 @@ export class Decoder {
     }
   }
 }
+
+const utf8enc = new TextEncoder();
+
+// frameText returns the SSE text of a pre-parsed frame: its fields in
+// the form the SSE lexer reads back as they were. data that is neither a
+// string nor bytes is written as JSON.
+function frameText(f) {
+  if (f === null || typeof f !== 'object') throw new TypeError('A frame is an object {data, event?, id?, retry?}');
+  let s = '';
+  if (f.event !== undefined && f.event !== null && f.event !== '') s += `event: ${fieldText(f.event, 'event')}\n`;
+  if (f.id !== undefined && f.id !== null) s += `id: ${fieldText(f.id, 'id')}\n`;
+  if (Number.isSafeInteger(f.retry) && f.retry >= 0) s += `retry: ${f.retry}\n`;
+  let data = f.data;
+  if (data !== undefined && data !== null) {
+    if (typeof data !== 'string') data = ArrayBuffer.isView(data) || data instanceof ArrayBuffer ? utf8.decode(data) : JSON.stringify(data);
+    s += `data: ${data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n`;
+  }
+  return s + '\n';
+}
+
+function fieldText(v, name) {
+  const s = String(v);
+  if (/[\r\n]/.test(s)) throw new TypeError(`A frame's ${name} holds a line break`);
+  return s;
+}
+
+// isBytes reports whether a chunk of an input is bytes rather than a frame.
+function isBytes(c) { return c instanceof Uint8Array || ArrayBuffer.isView(c) || c instanceof ArrayBuffer; }
 
 function u32(m, p) { return (m[p] | m[p + 1] << 8 | m[p + 2] << 16 | m[p + 3] << 24) >>> 0; }
