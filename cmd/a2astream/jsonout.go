@@ -171,7 +171,8 @@ func (o *jsonOutput) update(*reconstruct.Update)                {}
 func (o *jsonOutput) frame(*parser.Frame, *parser.Event, error) {}
 func (o *jsonOutput) note(msg string)                           { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
 func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
-	o.w.Write(resultjson.Append(nil, res, err, &resultjson.Options{Indent: true, ErrorType: errorType}))
+	// Streamed: the document of a large run is not built in memory.
+	resultjson.Write(o.w, res, err, &resultjson.Options{Indent: true, ErrorType: errorType})
 }
 
 // errorType names the errors of the tool itself for the --json document's

@@ -110,6 +110,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, e env) int {
 	if e.getenv == nil {
 		e.getenv = func(string) string { return "" }
 	}
+	tuneGC(e.getenv)
 	if cfg.source == "" && !cfg.demo {
 		if !e.stdinTTY {
 			cfg.source = "-"

@@ -23,6 +23,9 @@
 // numbers use encoding/json's float format. A text target is a JSON string
 // whose '<', '>' and '&' are escaped as encoding/json.Marshal does.
 //
-// Append allocates only what the output needs; it is not on a hot path
-// (once per run).
+// Append builds the document in memory and allocates only what it needs;
+// it is not on a hot path (once per run). [Write] writes the same bytes to
+// an io.Writer in pieces of about 64 KiB as it makes them, so that its
+// memory does not grow with the run: `a2astream --json` uses it, as a run
+// of several hundred MiB would otherwise be held twice.
 package resultjson

@@ -7,6 +7,7 @@ package resultjson
 import (
 	"encoding/base64"
 	"errors"
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -44,27 +45,95 @@ func Append(dst []byte, res *reconstruct.Result, err error, opts *Options) []byt
 	if opts != nil {
 		o = *opts
 	}
-	w := writer{opts: &o}
-	w.result(res, err)
-	if w.bad {
+	if !encodable(res) {
 		return append(append(dst, fallback...), '\n')
 	}
+	w := writer{opts: &o}
+	w.result(res, err)
 	if o.Indent {
-		dst = appendIndent(dst, w.b)
+		dst = w.ind.append(dst, w.b)
 	} else {
 		dst = append(dst, w.b...)
 	}
 	return append(dst, '\n')
 }
 
+// Write writes the document that Append would append to out, in pieces
+// of about 64 KiB as it makes them: its memory does not grow with the
+// size of the result (a run's texts, data and citations), so that a large
+// run is not held twice, once as a Result and once as its document. It
+// returns the first error of out.Write, after which it writes nothing
+// more.
+func Write(out io.Writer, res *reconstruct.Result, err error, opts *Options) error {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if !encodable(res) {
+		_, werr := io.WriteString(out, fallback+"\n")
+		return werr
+	}
+	w := writer{opts: &o, out: out, b: make([]byte, 0, flushAt+chunk)}
+	w.result(res, err)
+	w.b = append(w.b, '\n')
+	w.flush()
+	return w.werr
+}
+
+// encodable reports whether JSON can hold every number of res: a NaN or
+// infinite credit count cannot be written, and the whole document is then
+// the fallback (decided before anything is written, as Write cannot take
+// back what it wrote).
+func encodable(res *reconstruct.Result) bool {
+	if res == nil || res.Usage == nil || res.Usage.Fields&parser.UsageCredits == 0 {
+		return true
+	}
+	return !math.IsNaN(res.Usage.Credits) && !math.IsInf(res.Usage.Credits, 0)
+}
+
+// Write's pieces: the compact document is handed to the indenter and out
+// once it holds flushAt bytes; long strings, data and raw content are
+// written chunk bytes at a time, so that b stays under flushAt plus the
+// escaped form of one chunk.
+const (
+	flushAt = 64 << 10
+	chunk   = 24 << 10 // a multiple of 3, for base64
+)
+
 // writer builds the compact document in b. Members are written with a
 // leading comma when they are not the first of their object or array:
-// first records that state for the innermost open container.
+// first records that state for the innermost open container. With out
+// set (Write) it hands b over to out, indented when asked, whenever it
+// holds flushAt bytes; otherwise b ends up holding the whole document.
 type writer struct {
 	b     []byte
 	first bool
 	opts  *Options
-	bad   bool // a float that JSON cannot hold was met
+
+	out  io.Writer
+	ind  indenter
+	obuf []byte // the indented form of b, for out
+	werr error  // the first error of out.Write
+}
+
+// spill flushes b to out when it holds flushAt bytes or more.
+func (w *writer) spill() {
+	if w.out != nil && len(w.b) >= flushAt {
+		w.flush()
+	}
+}
+
+// flush writes b to out, indented when asked, and empties it.
+func (w *writer) flush() {
+	out := w.b
+	if w.opts.Indent {
+		w.obuf = w.ind.append(w.obuf[:0], w.b)
+		out = w.obuf
+	}
+	if w.werr == nil {
+		_, w.werr = w.out.Write(out)
+	}
+	w.b = w.b[:0]
 }
 
 func (w *writer) open(c byte) {
@@ -90,6 +159,7 @@ func (w *writer) key(name string) {
 
 // elem starts an array element.
 func (w *writer) elem() {
+	w.spill()
 	if !w.first {
 		w.b = append(w.b, ',')
 	}
@@ -103,7 +173,56 @@ func (w *writer) str(name, s string) {
 
 func (w *writer) strBytes(name string, s []byte) {
 	w.key(name)
-	w.b = appendString(w.b, s, false)
+	w.text(s, false)
+}
+
+// text writes s as a JSON string, as appendString does; for Write, a
+// chunk at a time, cut where no character is split.
+func (w *writer) text(s []byte, html bool) {
+	if w.out == nil || len(s) <= chunk {
+		w.b = appendString(w.b, s, html)
+		return
+	}
+	w.b = append(w.b, '"')
+	for len(s) > 0 {
+		n := len(s)
+		if n > chunk {
+			n = cut(s, chunk)
+		}
+		w.b = appendStringBody(w.b, s[:n], html)
+		s = s[n:]
+		w.spill()
+	}
+	w.b = append(w.b, '"')
+}
+
+// cut returns a place near n to cut s where no valid UTF-8 character
+// is split, so that each side decodes as s does: the nearest of n and the
+// three bytes before it that is not a continuation byte; or n when all
+// four are, as then no character of s holds the byte at n.
+func cut(s []byte, n int) int {
+	for k := n; k > n-utf8.UTFMax && k > 0; k-- {
+		if utf8.RuneStart(s[k]) {
+			return k
+		}
+	}
+	return n
+}
+
+// compact writes the valid JSON raw compacted, as appendCompact does; for
+// Write, a chunk at a time.
+func (w *writer) compact(raw []byte) {
+	var c compactor
+	if w.out == nil {
+		w.b = c.append(w.b, raw)
+		return
+	}
+	for len(raw) > 0 {
+		n := min(len(raw), chunk)
+		w.b = c.append(w.b, raw[:n])
+		raw = raw[n:]
+		w.spill()
+	}
 }
 
 func (w *writer) strOmit(name, s string) {
@@ -134,7 +253,7 @@ func (w *writer) rawOmit(name string, raw []byte) {
 		return
 	}
 	w.key(name)
-	w.b = appendCompact(w.b, raw)
+	w.compact(raw)
 }
 
 func stateName(s parser.TaskState) string {
@@ -214,7 +333,7 @@ func (w *writer) artifact(a *reconstruct.Artifact) {
 	w.strOmit("name", a.Name)
 	w.strOmit("description", a.Description)
 	w.key("text")
-	w.b = appendString(w.b, a.AppendText(nil), false)
+	w.text(a.Text(), false)
 	w.parts(a.Parts)
 	w.rawOmit("metadata", a.Metadata)
 	if len(a.Extensions) > 0 {
@@ -267,9 +386,9 @@ func (w *writer) citation(c *citations.Resolved) {
 		w.b = append(w.b, "null"...)
 	case c.TargetKind == citations.ValueText:
 		// The CLI marshals the text on its own, with HTML escaping.
-		w.b = appendString(w.b, c.Target, true)
+		w.text(c.Target, true)
 	case len(c.Target) > 0 && jsonx.Valid(c.Target):
-		w.b = appendCompact(w.b, c.Target)
+		w.compact(c.Target)
 	default:
 		w.b = append(w.b, "null"...)
 	}
@@ -297,7 +416,7 @@ func (w *writer) parts(parts []reconstruct.Part) {
 			w.str("kind", "data")
 			if len(p.Data) > 0 && jsonx.Valid(p.Data) {
 				w.key("data")
-				w.b = appendCompact(w.b, p.Data)
+				w.compact(p.Data)
 			} else {
 				w.strBytes("dataText", p.Data)
 			}
@@ -306,7 +425,12 @@ func (w *writer) parts(parts []reconstruct.Part) {
 			if len(p.Raw) > 0 {
 				w.key("raw")
 				w.b = append(w.b, '"')
-				w.b = base64.StdEncoding.AppendEncode(w.b, p.Raw)
+				for raw := p.Raw; len(raw) > 0; {
+					n := min(len(raw), chunk)
+					w.b = base64.StdEncoding.AppendEncode(w.b, raw[:n])
+					raw = raw[n:]
+					w.spill()
+				}
 				w.b = append(w.b, '"')
 			}
 		case parser.PartURL:
@@ -489,7 +613,7 @@ func (w *writer) errorDoc(err error) {
 // exponent written without its leading zero.
 func (w *writer) float(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		w.bad = true
+		w.b = append(w.b, "null"...) // not reached: encodable refused it
 		return
 	}
 	format := byte('f')
@@ -516,6 +640,13 @@ const hex = "0123456789abcdef"
 // WHATWG rule that JavaScript's TextDecoder and package citations follow.
 func appendString[T string | []byte](dst []byte, s T, html bool) []byte {
 	dst = append(dst, '"')
+	dst = appendStringBody(dst, s, html)
+	return append(dst, '"')
+}
+
+// appendStringBody appends s escaped as appendString does, without the
+// quotes.
+func appendStringBody[T string | []byte](dst []byte, s T, html bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -573,57 +704,94 @@ func appendString[T string | []byte](dst []byte, s T, html bool) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
-// appendCompact appends the valid JSON raw without the whitespace outside
-// its strings.
-func appendCompact(dst, raw []byte) []byte {
-	inStr := false
+// compactor drops the whitespace outside the strings of valid JSON given
+// in pieces: it carries whether a string, and an escape in it, is open at
+// the end of a piece.
+type compactor struct {
+	inStr, esc bool
+}
+
+// append appends raw, the next piece, compacted.
+func (c *compactor) append(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inStr {
-			dst = append(dst, c)
-			switch c {
-			case '\\':
-				i++
-				dst = append(dst, raw[i])
-			case '"':
-				inStr = false
+		b := raw[i]
+		if c.inStr {
+			switch {
+			case c.esc:
+				c.esc = false
+			case b == '\\':
+				c.esc = true
+			case b == '"':
+				c.inStr = false
 			}
+			dst = append(dst, b)
 			continue
 		}
-		switch c {
+		switch b {
 		case ' ', '\t', '\n', '\r':
 		case '"':
-			inStr = true
-			dst = append(dst, c)
+			c.inStr = true
+			dst = append(dst, b)
 		default:
-			dst = append(dst, c)
+			dst = append(dst, b)
 		}
 	}
 	return dst
 }
 
-// appendIndent appends the compact JSON doc indented by two spaces per
-// level, with ": " after names and empty objects and arrays kept as {} and
-// [], the way encoding/json.Indent lays it out.
-func appendIndent(dst, doc []byte) []byte {
-	depth := 0
-	pending := false // an opening bracket waits for its first element
+// indenter indents the compact JSON document given in pieces by two
+// spaces per level, with ": " after names and empty objects and arrays
+// kept as {} and [], the way encoding/json.Indent lays it out. It carries
+// its state from one piece to the next.
+type indenter struct {
+	depth   int
+	pending bool // an opening bracket waits for its first element
+	inStr   bool // inside a string
+	esc     bool // after a backslash in a string
+}
+
+// append appends doc, the next piece of the document, indented.
+func (d *indenter) append(dst, doc []byte) []byte {
 	newline := func() {
 		dst = append(dst, '\n')
-		for range depth {
+		for range d.depth {
 			dst = append(dst, ' ', ' ')
 		}
 	}
 	for i := 0; i < len(doc); i++ {
 		c := doc[i]
-		if pending {
-			pending = false
+		if d.inStr {
+			// Copy the string up to its closing quote or the end of
+			// the piece.
+			j := i
+			for ; j < len(doc); j++ {
+				switch {
+				case d.esc:
+					d.esc = false
+					continue
+				case doc[j] == '\\':
+					d.esc = true
+					continue
+				case doc[j] != '"':
+					continue
+				}
+				d.inStr = false
+				break
+			}
+			if j < len(doc) {
+				j++ // the closing quote
+			}
+			dst = append(dst, doc[i:j]...)
+			i = j - 1
+			continue
+		}
+		if d.pending {
+			d.pending = false
 			if c == '}' || c == ']' {
-				depth--
+				d.depth--
 				dst = append(dst, c)
 				continue
 			}
@@ -631,21 +799,14 @@ func appendIndent(dst, doc []byte) []byte {
 		}
 		switch c {
 		case '"':
-			j := i + 1
-			for doc[j] != '"' {
-				if doc[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			dst = append(dst, doc[i:j+1]...)
-			i = j
+			d.inStr = true
+			dst = append(dst, c)
 		case '{', '[':
 			dst = append(dst, c)
-			depth++
-			pending = true
+			d.depth++
+			d.pending = true
 		case '}', ']':
-			depth--
+			d.depth--
 			newline()
 			dst = append(dst, c)
 		case ',':

@@ -7,8 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
@@ -66,14 +70,16 @@ func TestFloatMatchesEncodingJSON(t *testing.T) {
 	for _, f := range []float64{0, 1, -1, 1.6, 53.08, 0.1, 1e-6, 9.99e-7, 1e-7, 1.5e-10, 123456789, 1e20, 1e21, 1.2345e21, -3e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		w := writer{opts: &Options{}}
 		w.float(f)
-		if got, want := string(w.b), encode(t, f); got != want || w.bad {
-			t.Errorf("float(%v) = %s (bad %v), encoding/json %s", f, got, w.bad, want)
+		if got, want := string(w.b), encode(t, f); got != want {
+			t.Errorf("float(%v) = %s, encoding/json %s", f, got, want)
+		}
+		if !encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}) {
+			t.Errorf("credits %v refused", f)
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		w := writer{opts: &Options{}}
-		if w.float(f); !w.bad {
-			t.Errorf("float(%v) was accepted; encoding/json refuses it", f)
+		if encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}) {
+			t.Errorf("credits %v accepted; encoding/json refuses them", f)
 		}
 	}
 }
@@ -89,8 +95,13 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 		if err := json.Compact(&want, []byte(raw)); err != nil {
 			t.Fatal(err)
 		}
-		if got := appendCompact(nil, []byte(raw)); !bytes.Equal(got, want.Bytes()) {
-			t.Errorf("appendCompact(%q) = %s, json.Compact %s", raw, got, want.Bytes())
+		// Whole, and in two pieces cut at every byte.
+		for at := range len(raw) + 1 {
+			var c compactor
+			got := c.append(c.append(nil, []byte(raw[:at])), []byte(raw[at:]))
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("compactor(%q | %q) = %s, json.Compact %s", raw[:at], raw[at:], got, want.Bytes())
+			}
 		}
 	}
 }
@@ -212,4 +223,115 @@ func TestUnrepresentableCreditsGiveTheFallback(t *testing.T) {
 	if got := string(Append([]byte("x"), res, nil, nil)); got != "x"+fallback+"\n" {
 		t.Errorf("got %s", got)
 	}
+	var b bytes.Buffer
+	if err := Write(&b, res, nil, nil); err != nil || b.String() != fallback+"\n" {
+		t.Errorf("Write: %q, %v", b.String(), err)
+	}
+}
+
+// bigResult is a run whose answer has texts, data and raw content of
+// several Write chunks, with escapes, multibyte and invalid UTF-8, U+2028
+// and whitespace in the data at every distance from a chunk's end.
+func bigResult() *reconstruct.Result {
+	var text, data, raw []byte
+	piece := []byte("Zoë\t«\"a\\b\"» 血压 🩺 \xe2\x82 \u2028 <&> \x00")
+	for len(text) < 5*chunk {
+		text = append(text, piece...)
+		text = append(text, byte('a'+len(text)%26))
+	}
+	data = append(data, "{ \"list\" : [\n"...)
+	for i := 0; len(data) < 5*chunk; i++ {
+		if i > 0 {
+			data = append(data, " ,\n\t"...)
+		}
+		data = append(data, `{"k\"\\" : "v \u00e9 \\\" x", "n": [ 1 , 2 ]}`...)
+	}
+	data = append(data, "\n] }"...)
+	for i := range 3*chunk + 7 {
+		raw = append(raw, byte(i*7))
+	}
+	a := &reconstruct.Artifact{ID: "art", Sealed: true, Parts: []reconstruct.Part{
+		{Kind: parser.PartText, Text: text},
+		{Kind: parser.PartData, Data: data},
+		{Kind: parser.PartData, Data: append([]byte("not json "), text...)},
+		{Kind: parser.PartRaw, Raw: raw},
+		{Kind: parser.PartText, Text: text[:len(text)/3]},
+	}}
+	return &reconstruct.Result{State: parser.TaskStateCompleted, TaskID: "t", Answer: a, Artifacts: []*reconstruct.Artifact{a}}
+}
+
+// pieces records the size of each Write call.
+type pieces struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	p.sizes = append(p.sizes, len(b))
+	return p.Buffer.Write(b)
+}
+
+// Write writes, in pieces, the bytes Append appends.
+func TestWriteMatchesAppend(t *testing.T) {
+	results := streams(t)
+	results["big"] = bigResult()
+	for name, res := range results {
+		for _, opts := range []*Options{nil, {Indent: true}} {
+			t.Run(name+" indent "+strconv.FormatBool(opts != nil), func(t *testing.T) {
+				want := Append(nil, res, res.Err, opts)
+				var got pieces
+				require.NoError(t, Write(&got, res, res.Err, opts))
+				if !bytes.Equal(got.Bytes(), want) {
+					i := 0
+					for i < min(got.Len(), len(want)) && got.Bytes()[i] == want[i] {
+						i++
+					}
+					t.Fatalf("Write differs from Append at byte %d of %d: %q, want %q", i, len(want),
+						got.Bytes()[i:min(got.Len(), i+40)], want[i:min(len(want), i+40)])
+				}
+				if name == "big" {
+					assert.Greater(t, len(got.sizes), 5, "Write made %d pieces of %d bytes", len(got.sizes), len(want))
+					for _, n := range got.sizes {
+						// An indented piece is at most its compact form
+						// plus a newline and indentation per byte.
+						assert.LessOrEqual(t, n, 8*(flushAt+6*chunk), "piece of %d bytes", n)
+					}
+				}
+			})
+		}
+	}
+}
+
+// cut never splits a character, so that each side of the cut escapes as
+// the whole does.
+func TestCut(t *testing.T) {
+	s := []byte("a€b😀\xe2\x82c\x80\x80\x80\x80\x80d\xf0\x9f\x98")
+	for n := 1; n < len(s); n++ {
+		k := cut(s, n)
+		require.True(t, k > 0 && k <= n, "cut(%d) = %d", n, k)
+		whole := appendString(nil, s, false)
+		parts := append(append([]byte{'"'}, appendStringBody(nil, s[:k], false)...), appendStringBody(nil, s[k:], false)...)
+		require.Equal(t, string(whole), string(append(parts, '"')), "cut at %d (asked %d)", k, n)
+	}
+}
+
+// errWriter fails once it has taken n bytes, and counts the calls after.
+type errWriter struct{ n, after int }
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	if w.n < 0 {
+		w.after++
+	}
+	if w.n -= len(p); w.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// Write returns the first error of its writer and stops writing.
+func TestWriteError(t *testing.T) {
+	w := &errWriter{n: flushAt}
+	err := Write(w, bigResult(), nil, nil)
+	require.EqualError(t, err, "disk full")
+	assert.Zero(t, w.after, "writes after the error")
 }
