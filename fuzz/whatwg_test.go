@@ -211,12 +211,13 @@ func whatwgParse(in []byte) refResult {
 	// discarded. (If the file ends in the middle of an event, before the
 	// final empty line, the incomplete event is not dispatched.)"
 	// NOTE: the library reports that as a cut: the event began at its first
-	// non-comment line, or, when only an unfinished line is left (a comment
-	// or the first line of an event), where that line began.
+	// non-comment line, or, when only an unfinished line is left (the first
+	// line of an event), where that line began. An unfinished comment line
+	// outside an event is no cut: there is no pending event to discard.
 	switch {
 	case blockStart >= 0:
 		res.Cut, res.CutOffset = true, blockStart
-	case pos < len(in):
+	case pos < len(in) && in[pos] != ':':
 		// An unfinished line, a byte order mark cut short included.
 		res.Cut, res.CutOffset = true, int64(pos)
 	}

@@ -551,9 +551,11 @@ func (lx *Lexer) Frame() *Frame { return &lx.frame }
 
 // Close reports the end of the input. It returns a *[SyntaxError] wrapping
 // io.ErrUnexpectedEOF when the input ends inside an event (after a line of
-// the event that no blank line closed, or inside a line), with the offset
-// where the unfinished event began and the number of bytes dropped in Size;
-// that event is not dispatched. Frames completed before it are still
+// the event that no blank line closed, or inside a line that is not a
+// comment outside an event), with the offset where the unfinished event
+// began and the number of bytes dropped in Size; that event is not
+// dispatched. A comment line cut outside an event (": keep-al") is no cut:
+// it belongs to no event. Frames completed before it are still
 // returned by Next, and Err returns the same error after them. Close does
 // not invalidate the last Frame. Calling Close again returns the same
 // result.
@@ -717,13 +719,17 @@ func (lx *Lexer) cutError() error {
 
 // unfinished returns the stream offset where the unfinished event (or
 // line) at the end of the buffered input began, and whether there is one.
+// A comment line outside an event, unfinished or oversized, is none: it
+// belongs to no event, so no event was cut.
 func (lx *Lexer) unfinished() (int64, bool) {
 	switch {
+	case lx.skip == skipLine:
+		return 0, false
 	case lx.skip != skipNone:
 		return lx.skipOff, true
 	case lx.pending:
 		return lx.base + int64(lx.evStart), true
-	case lx.cur < len(lx.buf):
+	case lx.cur < len(lx.buf) && lx.buf[lx.cur] != ':':
 		return lx.base + int64(lx.cur), true
 	}
 	return 0, false

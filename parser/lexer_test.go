@@ -292,9 +292,22 @@ var lexCases = []lexCase{
 		want: []string{`cut @0 +6 id=""`},
 	},
 	{
-		name: "a stream cut inside a comment line",
+		name: "Once the end of the file is reached, any pending data must be discarded: a comment line cut outside an event is not a cut event",
 		in:   "data: a\n\n: keep-al",
-		want: []string{`@0 message id="" data="a"`, `cut @9 +9 id=""`},
+		want: []string{`@0 message id="" data="a"`},
+	},
+	{
+		name: "a stream that is one unfinished comment line is not cut",
+		in:   ":",
+	},
+	{
+		name: "a comment line cut after a BOM is not cut",
+		in:   "\xEF\xBB\xBF: hi",
+	},
+	{
+		name: "a comment line cut inside an event cuts that event",
+		in:   "data: a\n\nid: 2\ndata: b\n: keep-al",
+		want: []string{`@0 message id="" data="a"`, `cut @9 +23 id=""`},
 	},
 	{
 		name: "a stream that ends after a complete comment line is not cut",
