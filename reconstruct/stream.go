@@ -44,6 +44,11 @@ type Stream struct {
 	// fast path applied it, else 0: the next delta of that shape can take
 	// Reducer.repeat.
 	shape uint64
+	// sn keeps the input's start, to tell input that is not an event
+	// stream; seen tells that an earlier connection had a frame.
+	sn   sniffer
+	seen bool
+	sr   sniffReader
 }
 
 // NewStream returns a Stream configured by opts; nil opts selects the
@@ -69,6 +74,7 @@ func (s *Stream) Reset(opts *Options) {
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil
 	s.shape = 0
+	s.sn, s.seen = sniffer{}, false
 }
 
 // Write pushes the next bytes of the stream. Errors in the input end the
@@ -83,6 +89,9 @@ func (s *Stream) Write(p []byte) (int, error) {
 	}
 	if s.red.err != nil {
 		return len(p), nil
+	}
+	if s.sn.watching() {
+		s.sn.observe(p)
 	}
 	// The lexer may move or overwrite its buffer, where the last event id
 	// may be.
@@ -171,6 +180,13 @@ func (s *Stream) end() bool {
 		s.red.Fail(s.shift(err))
 		return true
 	}
+	if !s.seen && s.lx.Frame().Seq == 0 && !s.red.Done() {
+		// No frame: the input may be no event stream at all.
+		if err := s.sn.verdict(); err != nil {
+			s.red.Fail(err)
+			return true
+		}
+	}
 	// The end of the input, between events or cut inside one, plain or
 	// on a read error.
 	cut := s.readErr
@@ -204,7 +220,9 @@ func (s *Stream) Update() *Update { return s.cur }
 // Close reports the end of the input. The updates still pending, then an
 // UpdateDone, are handed out by Next. Close returns the run's error: nil
 // when it reached a terminal or interrupted state, a *TruncatedError when
-// the input ended first, or the error that ended it earlier.
+// the input ended first, a *NotEventStreamError when the input held no
+// frame and its first line that is neither blank nor a comment is no SSE
+// field (data, id, event, retry), or the error that ended it earlier.
 func (s *Stream) Close() error {
 	return s.CloseWithError(nil)
 }
@@ -246,6 +264,7 @@ func (s *Stream) Resume() error {
 		return ErrClosed
 	}
 	s.base += s.lx.InputOffset() + int64(s.lx.Buffered())
+	s.seen = s.seen || s.lx.Frame().Seq > 0
 	s.lx.Reset()
 	s.dec.Reset()
 	s.batch, s.next, s.cur, s.shape = nil, 0, nil, 0
@@ -301,7 +320,15 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 		// byte once more. Next has run out before each read, so the
 		// buffer is never full.
 		s.red.ownID()
-		n, err := s.lx.Fill(r, readSize)
+		var n int
+		var err error
+		if s.sn.watching() {
+			s.sr = sniffReader{&s.sn, r}
+			n, err = s.lx.Fill(&s.sr, readSize)
+			s.sr.r = nil
+		} else {
+			n, err = s.lx.Fill(r, readSize)
+		}
 		if n > 0 {
 			empty = 0
 			if !s.drain(each) {
@@ -338,7 +365,10 @@ func (s *Stream) drain(each func(*Update) bool) bool {
 }
 
 // Read reads a whole stream from r and returns the run. The error is
-// Result.Err: nil when the run reached a terminal or interrupted state.
+// Result.Err: nil when the run reached a terminal or interrupted state; a
+// *NotEventStreamError when r held no frame and is no event stream at all
+// (an HTML page, a binary file, a JSON document such as an error body piped
+// from curl, whose *parser.APIError it holds).
 func Read(r io.Reader, opts *Options) (*Result, error) {
 	s := newReadStream(opts)
 	s.readFrom(r, nil)

@@ -302,15 +302,24 @@ func (r *runner) local() error {
 		src = f
 	}
 	var err error
+	var n int64
 	if r.cfg.speed > 0 {
 		var data []byte
 		err = r.consume(src, func(p []byte) { data = append(data, p...) })
+		n = int64(len(data))
 		r.play(data)
 		if err == nil && r.ctx.Err() != nil {
 			err = context.Cause(r.ctx)
 		}
 	} else {
-		err = r.consume(src, r.feed)
+		err = r.consume(src, func(p []byte) {
+			n += int64(len(p))
+			r.feed(p)
+		})
+	}
+	if err != nil && n == 0 && r.ctx.Err() == nil {
+		// Nothing could be read (a directory): no stream to show.
+		return &ioError{err}
 	}
 	r.end(err)
 	if err != nil && r.ctx.Err() == nil && errors.Is(r.runErr, err) {
