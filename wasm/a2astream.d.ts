@@ -295,6 +295,8 @@ export class A2AStream {
   decoder(options?: DecoderOptions): Decoder;
   /** A TransformStream of byte chunks to updates. */
   transform(options?: DecoderOptions): TransformStream<Uint8Array | Frame, Update>;
+  /** A Client of an agent, which resubscribes after dropped connections. */
+  client(options?: ClientOptions): Client;
   /**
    * Checks the response of a streaming call as Go's reconstruct.EventStream and ResponseError:
    * null for an event stream; otherwise (a status outside 2xx, or a JSON body)
@@ -306,6 +308,79 @@ export class A2AStream {
    * truncated. A response that is no event stream throws checkResponse's error.
    */
   updates(source: ByteSource, options?: DecoderOptions): AsyncGenerator<Update, void, undefined>;
+}
+
+/** Options of a Client: where the agent is, how to reach it, and how to resubscribe; and the decoder's options. */
+export interface ClientOptions extends DecoderOptions {
+  /** The agent's A2A base URL, such as https://host/v2/agents/{id}/a2a; without it a run cannot resubscribe. */
+  baseURL?: string;
+  /** The protocol binding; default "rest". */
+  binding?: 'rest' | 'jsonrpc';
+  /** Added to every request (authorization, tenant); replaces the A2A defaults of the same name. */
+  headers?: HeadersInit;
+  /** The fetch-like function that makes the requests; default globalThis.fetch. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Milliseconds a connection may go without a byte before it is given up and the run resubscribes; 0 or absent: 60,000; negative: off. */
+  idleTimeout?: number;
+  /** Milliseconds the whole run may take; 0 or absent: one hour; negative: off. */
+  timeout?: number;
+  /** Resubscriptions a run may make; 0 or absent: 5; negative: none. */
+  retries?: number;
+  /** Backoff before the first resubscription in ms, doubled after each one that brought nothing; 0 or absent: 500; negative: no wait. */
+  retryDelay?: number;
+  /** Cap of the backoff in ms; 0 or absent: 30,000. */
+  maxRetryDelay?: number;
+  /** Random part of each backoff (a delay d is waited as between d*(1-jitter) and d); 0 or absent: 0.5; negative: none. */
+  jitter?: number;
+  /** Called before each resubscription, before its backoff. */
+  onResubscribe?: (r: Resubscription) => void;
+}
+
+/** A connection that ended before the run did, and the resubscription about to be made. */
+export interface Resubscription {
+  /** 1-based number of the resubscription in the run. */
+  attempt: number;
+  retries: number;
+  /** The backoff in ms waited before it. */
+  delay: number;
+  taskId: string;
+  /** The Last-Event-ID sent; "" when none. */
+  lastEventId: string;
+  /** Why the connection ended (a reset, the idle timeout, a failed request); null when the server ended it. */
+  error: unknown;
+}
+
+/** The user message sendMessage sends, as one text part. */
+export interface UserMessage {
+  text: string;
+  /** Continues a task, such as one waiting in TASK_STATE_INPUT_REQUIRED. */
+  taskId?: string;
+  contextId?: string;
+  /** Default: a random UUID. */
+  messageId?: string;
+}
+
+/** Options of one call of a Client. */
+export interface CallOptions {
+  /** Aborting it ends the run truncated, with the reason as the cause. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Client sends messages to an A2A 1.0 agent or subscribes to its tasks, and
+ * when a connection drops, stalls or ends before the run did, resubscribes
+ * with the task id and Last-Event-ID: its updates are one uncut run, ending
+ * with "done". An answer that is no event stream throws its error
+ * (ServerError, HTTPError) before any update.
+ */
+export class Client {
+  private constructor();
+  /** message:stream (or SendStreamingMessage). */
+  sendMessage(message: string | UserMessage, options?: CallOptions): AsyncGenerator<Update, void, undefined>;
+  /** tasks/{id}:subscribe (or SubscribeToTask), from lastEventId when given. */
+  subscribe(taskId: string, options?: CallOptions & { lastEventId?: string }): AsyncGenerator<Update, void, undefined>;
+  /** Reads the response of a call the caller made; resubscribes at baseURL. */
+  open(response: Response | Promise<Response>, options?: CallOptions): AsyncGenerator<Update, void, undefined>;
 }
 
 /** load is A2AStream.load. */
@@ -329,6 +404,8 @@ export class Decoder {
   fail(reason: unknown): Update[];
   /** Continues the run on a new connection (tasks/{id}:subscribe with Last-Event-ID). */
   resume(): Update[];
+  /** What a resubscription needs, and whether the run has ended (then it needs none). */
+  status(): { taskId: string; lastEventId: string; done: boolean };
   /** The run as rebuilt so far (final after "done"). */
   result(): Result;
   /** The result as the `a2astream --json` document text (indented, with a final newline). */

@@ -13,6 +13,8 @@
 //	a2a_fail(h, n) len          end the input with the error message in the input
 //	a2a_end(h) len              end the input; the last records, with done
 //	a2a_resume(h) len           continue the run on a new connection
+//	a2a_status(h) done          1 when the run has ended, else 0; out holds the task
+//	                            id and the last event id, as two strings
 //	a2a_result(h, indent) len   the run's result as the `a2astream --json` document
 //	a2a_check(status, ctLen, n) len
 //	                            the error document of a response that is no event

@@ -116,6 +116,21 @@ func a2aResume(h int32) (size int32) {
 	return result(err)
 }
 
+//go:wasmexport a2a_status
+func a2aStatus(h int32) (flags int32) {
+	defer guard(&flags)
+	ss := lookup(h)
+	if ss == nil {
+		return errHandle
+	}
+	var done bool
+	out, done = ss.status(out[:0])
+	if done {
+		return 1
+	}
+	return 0
+}
+
 //go:wasmexport a2a_result
 func a2aResult(h, indent int32) (size int32) {
 	defer guard(&size)

@@ -118,6 +118,15 @@ func (ss *session) resume(dst []byte) ([]byte, error) {
 	return ss.drain(dst), nil
 }
 
+// status appends the task id and the last event id, as two strings, for
+// a resubscription, and reports whether the run has ended (a terminal or
+// interrupted state, a direct message, an error): no resubscription then.
+func (ss *session) status(dst []byte) ([]byte, bool) {
+	dst = appendString(dst, ss.s.TaskID())
+	dst = appendBytes(dst, ss.s.LastEventID())
+	return dst, ss.s.Done()
+}
+
 // result appends the run's JSON document.
 func (ss *session) result(dst []byte, indent bool) []byte {
 	res := ss.s.Result()

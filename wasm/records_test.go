@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/reconstruct"
 )
@@ -190,5 +193,44 @@ func TestOptions(t *testing.T) {
 		if o.Strict != tt.strict || o.Citations.Unit != tt.u || o.MaxEventSize != int(max(tt.maxEvent, 0)) || o.MaxArtifactSize != int(max(tt.maxArtifact, 0)) {
 			t.Errorf("options(%d, %d, %d, %d) = %+v", tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact, o)
 		}
+	}
+}
+
+// TestSessionStatus checks what a resubscription needs, as the stream goes:
+// the task id and last event id once events named them, and done only
+// once the run reached a terminal state.
+func TestSessionStatus(t *testing.T) {
+	src, err := os.ReadFile("../testdata/completed.sse")
+	require.NoError(t, err)
+	status := func(ss *session) (taskID, lastID string, done bool) {
+		b, done := ss.status(nil)
+		n := binary.LittleEndian.Uint32(b)
+		taskID = string(b[4 : 4+n])
+		m := binary.LittleEndian.Uint32(b[4+n:])
+		lastID = string(b[8+n : 8+n+m])
+		require.Len(t, b, 8+int(n)+int(m))
+		return taskID, lastID, done
+	}
+	tests := []struct {
+		name                 string
+		input                []byte
+		wantTask, wantLastID string
+		wantDone             bool
+	}{
+		{"nothing yet", nil, "", "", false},
+		{"the first event", src[:bytes.Index(src, []byte("\n\n"))+2], "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "1", false},
+		{"all but the last event", src[:bytes.LastIndex(src[:len(src)-2], []byte("\n\n"))+2], "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "26", false},
+		{"the whole run", src, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "27", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ss := newSession(nil)
+			_, err := ss.feed(nil, tt.input)
+			require.NoError(t, err)
+			taskID, lastID, done := status(ss)
+			assert.Equal(t, tt.wantTask, taskID)
+			assert.Equal(t, tt.wantLastID, lastID)
+			assert.Equal(t, tt.wantDone, done)
+		})
 	}
 }

@@ -81,7 +81,7 @@ step "Go tests under GOOS=wasip1 on wazero" gotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
 step "README.md's snippets under tsc --strict" node wasm/test/readme.mjs
-step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs
+step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs
 step "the npm tarball (npm pack --dry-run)" node --test wasm/test/pack.test.mjs
 step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs

@@ -72,7 +72,7 @@ test('the module imports only the WASI functions the shim implements', () => {
     assert.ok(wasiAllowList.includes(i.name), `the module imports ${i.name}, which the shim lacks`);
   }
   const exports = WebAssembly.Module.exports(new WebAssembly.Module(wasmBytes)).map((e) => e.name).sort();
-  for (const name of ['_initialize', 'a2a_input', 'a2a_new', 'a2a_feed', 'a2a_end', 'a2a_fail', 'a2a_resume', 'a2a_result', 'a2a_out', 'a2a_out_len', 'a2a_free', 'memory']) {
+  for (const name of ['_initialize', 'a2a_input', 'a2a_new', 'a2a_feed', 'a2a_end', 'a2a_fail', 'a2a_resume', 'a2a_status', 'a2a_result', 'a2a_out', 'a2a_out_len', 'a2a_free', 'memory']) {
     assert.ok(exports.includes(name), `export ${name}`);
   }
 });
