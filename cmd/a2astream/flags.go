@@ -40,10 +40,12 @@ Output (one of; the default is for people):
       --json          print the final result as one JSON document
       --frames        print each SSE frame as one JSON line
       --events        print each decoded A2A event as one JSON line
-By default the answer streams to stdout as it arrives, thinking narration
-is marked as such, state changes and status messages go to stderr, and the
-end shows the answer with its citations as footnotes, the final state and
-the usage. Colour is used on a terminal unless NO_COLOR is set.
+By default the text of the artifacts streams to stdout as it arrives, and
+the end adds the answer with its citations as footnotes: stdout holds only
+what you would paste. Everything else goes to stderr: state changes and
+status messages, the line that marks narration as thinking, notes, the
+final state and the usage. Colour is used on a terminal unless NO_COLOR is
+set.
 
 Playback:
       --demo          play the bundled samples: narration closed as thinking,

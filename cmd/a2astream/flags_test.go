@@ -204,12 +204,12 @@ func TestDemo(t *testing.T) {
 	if res.code != exitOK {
 		t.Errorf("exit %d; stderr:\n%s", res.code, res.stderr)
 	}
-	for _, want := range []string{"Let me check the latest lab results", "[thinking]", "eGFR 78", "[^5]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
+	for _, want := range []string{"Let me check the latest lab results", "eGFR 78", "[^5]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("demo stdout lacks %q:\n%s", want, res.stdout)
 		}
 	}
-	for _, want := range []string{"playing the bundled sample thinking-tool-answer.sse", "playing the bundled sample citations.sse", "TASK_STATE_COMPLETED", "53.08 credits"} {
+	for _, want := range []string{"playing the bundled sample thinking-tool-answer.sse", "[thinking] ^ the narration above", "playing the bundled sample citations.sse", "TASK_STATE_COMPLETED", "53.08 credits"} {
 		if !strings.Contains(res.stderr, want) {
 			t.Errorf("demo stderr lacks %q:\n%s", want, res.stderr)
 		}
@@ -233,7 +233,7 @@ func TestDemo(t *testing.T) {
 }
 
 // TestColor checks that colour is used only on a terminal and never with
-// NO_COLOR, and that known thinking is set apart either way.
+// NO_COLOR, and that thinking is set apart on stderr either way.
 func TestColor(t *testing.T) {
 	data := sample(t, "failed.sse")
 	tty := func(e *env) { e.stdoutTTY, e.stderrTTY = true, true }
@@ -252,11 +252,11 @@ func TestColor(t *testing.T) {
 	if strings.Contains(plain.stdout+plain.stderr, "\x1b[") || strings.Contains(off.stdout+off.stderr, "\x1b[") {
 		t.Errorf("escape codes without a terminal or with NO_COLOR")
 	}
-	if !strings.Contains(colored.stderr, ansiRed) || !strings.Contains(colored.stdout, ansiDim) {
+	if !strings.Contains(colored.stderr, ansiRed) || !strings.Contains(colored.stderr, ansiDim+"╰─ thinking") {
 		t.Errorf("no colour on a terminal:\n%q\n%q", colored.stdout, colored.stderr)
 	}
-	if !strings.Contains(plain.stdout, thinkingPrefix) {
-		t.Errorf("plain output does not mark thinking: %q", plain.stdout)
+	if !strings.Contains(plain.stderr, thinkingPrefix) {
+		t.Errorf("plain output does not mark thinking: %q", plain.stderr)
 	}
 	// An artifact that arrives already tagged as thinking is set apart
 	// line by line as it is shown.
@@ -264,12 +264,12 @@ func TestColor(t *testing.T) {
 		`data: {"artifactUpdate":{"taskId":"t1","lastChunk":true,"artifact":{"artifactId":"a1","parts":[{"text":"one\ntwo"}],"metadata":{"type":"intermediate-thinking"}}}}` + "\n\n" +
 		`data: {"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_FAILED"}}}` + "\n\n"
 	got := runWith(t, []string{"-"}, strings.NewReader(whole), nil)
-	if got.stdout != "[thinking] one\n[thinking] two\n" {
-		t.Errorf("stdout %q, want each line prefixed", got.stdout)
+	if got.stdout != "" || !strings.Contains(got.stderr, "\n[thinking] one\n[thinking] two\n● TASK_STATE_FAILED") {
+		t.Errorf("stdout %q, stderr %q: want each line prefixed on stderr", got.stdout, got.stderr)
 	}
 	got = runWith(t, []string{"-"}, strings.NewReader(whole), tty)
-	if got.stdout != ansiDim+"one"+ansiReset+"\n"+ansiDim+"two"+ansiReset+"\n" {
-		t.Errorf("stdout %q, want each line dimmed", got.stdout)
+	if got.stdout != "" || !strings.Contains(got.stderr, "\n"+ansiDim+"one"+ansiReset+"\n"+ansiDim+"two"+ansiReset+"\n") {
+		t.Errorf("stdout %q, stderr %q: want each line dimmed on stderr", got.stdout, got.stderr)
 	}
 }
 

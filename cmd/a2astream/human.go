@@ -34,21 +34,26 @@ const thinkingPrefix = "[thinking] "
 // human is the output for people.
 //
 // The text of every artifact goes to stdout as its updates arrive, in whole
-// characters. The stream only says that an artifact was intermediate
-// thinking when it closes it, so narration that streamed before its close
-// was shown as plain text; the close is then marked by a line that says the
-// text above was thinking, dimmed on a terminal. Text already known to be
-// thinking when it arrives is shown dimmed on a terminal, and with each
-// line prefixed "[thinking] " otherwise.
+// characters, and at the end the answer with its citations: stdout holds
+// only what a person would paste. Everything else goes to stderr: the
+// states, the notes, the summary, the markers. The stream only says that
+// an artifact was intermediate thinking when it closes it, so narration
+// that streamed before its close was shown as plain text; the close is then
+// marked on stderr by a line that says the text above was thinking, dimmed
+// on a terminal. Text already known to be thinking when it arrives goes to
+// stderr, dimmed on a terminal, and with each line prefixed "[thinking] "
+// otherwise. When stdout and stderr go to one place, a line on either first
+// ends the other's open line, so that lines never run together.
 type human struct {
 	out, errw          io.Writer
 	outColor, errColor bool
-	// shared is true when stdout and stderr are the same terminal: a line
-	// on stderr then first ends the text line on stdout.
+	// shared is true when stdout and stderr go to the same terminal, file
+	// or pipe: a line on one then first ends the open line on the other.
 	shared bool
 
 	cur     *reconstruct.Artifact // the artifact whose text was shown last
 	midLine bool                  // stdout's last byte is not a line end
+	errMid  bool                  // stderr's last byte is not a line end
 	// plain holds the artifacts whose text was shown before they were
 	// known as thinking.
 	plain     map[*reconstruct.Artifact]bool
@@ -79,11 +84,34 @@ func (h *human) endLine() {
 	}
 }
 
-// errLine writes one line to stderr.
-func (h *human) errLine(s string) {
+// endErrLine ends the line of thinking text on stderr, if one is open.
+func (h *human) endErrLine() {
+	if h.errMid {
+		io.WriteString(h.errw, "\n")
+		h.errMid = false
+	}
+}
+
+// toOut prepares a write to stdout: with a shared output, stderr's open
+// line is ended first.
+func (h *human) toOut() {
+	if h.shared {
+		h.endErrLine()
+	}
+}
+
+// toErr prepares a write to stderr: with a shared output, stdout's open
+// line is ended first.
+func (h *human) toErr() {
 	if h.shared {
 		h.endLine()
 	}
+}
+
+// errLine writes one line to stderr.
+func (h *human) errLine(s string) {
+	h.toErr()
+	h.endErrLine()
 	io.WriteString(h.errw, s+"\n")
 }
 
@@ -96,11 +124,10 @@ func (h *human) update(u *reconstruct.Update) {
 	case reconstruct.UpdateSealed:
 		a := u.Artifact
 		if a.Thinking && h.plain[a] {
-			h.endLine()
-			if h.outColor {
-				io.WriteString(h.out, style(true, ansiDim, "╰─ thinking: the narration above is not the answer")+"\n")
+			if h.errColor {
+				h.errLine(style(true, ansiDim, "╰─ thinking: the narration above is not the answer"))
 			} else {
-				io.WriteString(h.out, thinkingPrefix+"^ the narration above was intermediate thinking, not the answer\n")
+				h.errLine(thinkingPrefix + "^ the narration above was intermediate thinking, not the answer")
 			}
 		}
 	case reconstruct.UpdateState:
@@ -118,47 +145,52 @@ func (h *human) update(u *reconstruct.Update) {
 	}
 }
 
-// text shows new text of artifact a, or its replacing text.
+// text shows new text of artifact a, or its replacing text: on stdout,
+// or on stderr when a is known to be thinking.
 func (h *human) text(a *reconstruct.Artifact, t []byte, replaced bool) {
 	if a != h.cur || replaced {
 		h.endLine()
-		if h.cur != nil && a != h.cur {
+		h.endErrLine()
+		if h.cur != nil && a != h.cur && h.plain[h.cur] && !a.Thinking {
+			h.toOut()
 			io.WriteString(h.out, "\n")
 		}
 		h.cur = a
 		if replaced {
-			io.WriteString(h.out, style(h.outColor, ansiDim, "[replaced: the artifact's text is now]")+"\n")
+			h.errLine(style(h.errColor, ansiDim, "[replaced: the artifact's text is now]"))
 		}
 	}
 	if len(t) == 0 {
 		return
 	}
 	if !a.Thinking {
+		h.toOut()
 		h.plain[a] = true
 		h.out.Write(t)
 		h.midLine = t[len(t)-1] != '\n'
 		return
 	}
-	// Known thinking: set apart line by line.
+	// Known thinking: on stderr, set apart line by line.
+	h.toErr()
 	for len(t) > 0 {
 		line := t
 		if i := bytes.IndexByte(t, '\n'); i >= 0 {
 			line = t[:i+1]
 		}
 		t = t[len(line):]
-		if !h.midLine && !h.outColor {
-			io.WriteString(h.out, thinkingPrefix)
+		if !h.errMid && !h.errColor {
+			io.WriteString(h.errw, thinkingPrefix)
 		}
-		if h.outColor {
+		if h.errColor {
 			body := bytes.TrimSuffix(line, []byte("\n"))
-			io.WriteString(h.out, style(true, ansiDim, string(body)))
+			io.WriteString(h.errw, style(true, ansiDim, string(body)))
 			if len(body) < len(line) {
-				io.WriteString(h.out, "\n")
+				io.WriteString(h.errw, "\n")
 			}
 		} else {
-			h.out.Write(line)
+			h.errw.Write(line)
 		}
-		h.midLine = line[len(line)-1] != '\n'
+		h.errMid = line[len(line)-1] != '\n'
 	}
 }
 
@@ -189,9 +221,11 @@ func (h *human) note(msg string) {
 // usage, the diagnostics and the error.
 func (h *human) finish(res *reconstruct.Result, err error) {
 	h.endLine()
+	h.endErrLine()
 	if res != nil && res.Answer != nil && len(res.Answer.Citations) > 0 {
 		a := res.Answer
-		io.WriteString(h.out, "\n"+style(h.outColor, ansiDim, "── answer with citations ──")+"\n")
+		h.errLine(style(h.errColor, ansiDim, "── answer with citations ──"))
+		io.WriteString(h.out, "\n")
 		out := citations.AppendRender(nil, a.Text(), a.Citations, citations.Footnotes)
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, '\n')

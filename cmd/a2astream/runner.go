@@ -89,8 +89,20 @@ func (r *runner) reset() {
 		r.lx = parser.NewLexer(nil)
 		r.dec = parser.NewDecoder()
 	default:
-		r.out = newHuman(r.stdout, r.stderr, r.e.stdoutTTY && !noColor, r.errColor(), r.e.stdoutTTY && r.e.stderrTTY)
+		shared := r.e.sameOutput || r.e.stdoutTTY && r.e.stderrTTY || sameWriter(r.stdout, r.stderr)
+		r.out = newHuman(r.stdout, r.stderr, r.e.stdoutTTY && !noColor, r.errColor(), shared)
 	}
+}
+
+// sameWriter reports whether a and b are the same writer; writers of a
+// type that cannot be compared are taken as different.
+func sameWriter(a, b io.Writer) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
 }
 
 // errColor reports whether stderr gets colour.
