@@ -108,7 +108,7 @@ func checkRunErr(t *testing.T, err error) {
 			t.Fatalf("%v: a cut that is not io.ErrUnexpectedEOF", err)
 		}
 	case errors.As(err, &ee):
-		if !errors.Is(err, reconstruct.ErrServer) && !errors.Is(err, reconstruct.ErrArtifactTooLarge) && !errors.Is(err, reconstruct.ErrTooManyArtifacts) {
+		if !errors.Is(err, reconstruct.ErrServer) && !errors.Is(err, reconstruct.ErrArtifactTooLarge) && !errors.Is(err, reconstruct.ErrRunTooLarge) && !errors.Is(err, reconstruct.ErrTooManyArtifacts) {
 			t.Fatalf("%v: an *EventError with an undocumented cause", err)
 		}
 		var ae *parser.APIError
@@ -257,9 +257,10 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 		check("Read", res, err)
 
 		// Small limits bound what a run holds, whatever the chunking.
-		opts := &reconstruct.Options{MaxArtifactSize: 1 + rng.IntN(2048), MaxEventSize: 1 + rng.IntN(4096)}
+		opts := &reconstruct.Options{MaxArtifactSize: 1 + rng.IntN(2048), MaxEventSize: 1 + rng.IntN(4096), MaxRunSize: 1 + rng.IntN(4096)}
 		lres, lerr := reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(64)}, opts)
 		checkRunErr(t, lerr)
+		total := 0
 		for _, a := range lres.Artifacts {
 			held := 0
 			for _, p := range a.Parts {
@@ -268,6 +269,10 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 			if held > opts.MaxArtifactSize {
 				t.Fatalf("artifact %q holds %d bytes, MaxArtifactSize %d", a.ID, held, opts.MaxArtifactSize)
 			}
+			total += held
+		}
+		if total > opts.MaxRunSize {
+			t.Fatalf("the artifacts hold %d bytes, MaxRunSize %d", total, opts.MaxRunSize)
 		}
 		s := reconstruct.NewStream(opts)
 		for _, c := range split(in, rng, 1+rng.IntN(256)) {

@@ -125,8 +125,9 @@
 //   - a frame that cannot be decoded: the *parser.SyntaxError; an event
 //     over MaxEventSize: the *parser.SyntaxError wrapping
 //     parser.ErrEventTooLarge;
-//   - an artifact over MaxArtifactSize, too many artifacts or too many
-//     diagnostics: an *EventError wrapping [ErrArtifactTooLarge],
+//   - an artifact over MaxArtifactSize, artifacts over MaxRunSize
+//     together, too many artifacts or too many diagnostics: an
+//     *EventError wrapping [ErrArtifactTooLarge], [ErrRunTooLarge],
 //     [ErrTooManyArtifacts] or [ErrTooManyDiagnostics];
 //   - the end of the input before a terminal or interrupted state: a
 //     *[TruncatedError] naming the task id, context id, last state and last
@@ -157,8 +158,10 @@
 //
 // Options.MaxEventSize caps one SSE event (default parser.DefaultMaxEventSize,
 // 16 MiB); Options.MaxArtifactSize the bytes held for one artifact
-// ([DefaultMaxArtifactSize], 64 MiB); Options.MaxArtifacts the artifacts of
-// a run ([DefaultMaxArtifacts], 4096); Options.MaxDiagnostics its
+// ([DefaultMaxArtifactSize], 64 MiB); Options.MaxRunSize the bytes held
+// for all the artifacts of a run together ([DefaultMaxRunSize], 256 MiB);
+// Options.MaxArtifacts the artifacts of a run ([DefaultMaxArtifacts],
+// 4096); Options.MaxDiagnostics its
 // diagnostics ([DefaultMaxDiagnostics], 1024). 0 means the default, never
 // unlimited.
 //

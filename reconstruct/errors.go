@@ -49,6 +49,9 @@ var (
 	// ErrArtifactTooLarge means an artifact grew past
 	// Options.MaxArtifactSize; the run stopped.
 	ErrArtifactTooLarge = errors.New("reconstruct: artifact exceeds MaxArtifactSize")
+	// ErrRunTooLarge means the artifacts of a run together grew past
+	// Options.MaxRunSize; the run stopped.
+	ErrRunTooLarge = errors.New("reconstruct: artifacts exceed MaxRunSize")
 	// ErrTooManyArtifacts means a run created more than
 	// Options.MaxArtifacts artifacts; the run stopped.
 	ErrTooManyArtifacts = errors.New("reconstruct: more than MaxArtifacts artifacts")

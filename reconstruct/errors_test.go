@@ -145,6 +145,8 @@ func TestInputErrors(t *testing.T) {
 			&reconstruct.Options{MaxEventSize: 256}, parser.ErrEventTooLarge},
 		{"artifact too large", ok + sse("j", more("a", strings.Repeat("x", 100))), &reconstruct.Options{MaxArtifactSize: 64}, reconstruct.ErrArtifactTooLarge},
 		{"too many artifacts", ok + sse("j", first("b", "1"), first("c", "2")), &reconstruct.Options{MaxArtifacts: 2}, reconstruct.ErrTooManyArtifacts},
+		{"run too large", ok + sse("j", first("b", strings.Repeat("x", 30)), first("c", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
+		{"run too large by a delta", ok + sse("j", first("b", strings.Repeat("x", 30)), more("b", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
 		{"too many diagnostics", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", 4), &reconstruct.Options{MaxDiagnostics: 3}, reconstruct.ErrTooManyDiagnostics},
 		{"too many diagnostics by default", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", reconstruct.DefaultMaxDiagnostics+1), nil, reconstruct.ErrTooManyDiagnostics},
 	}
@@ -166,6 +168,28 @@ func TestInputErrors(t *testing.T) {
 			})
 		}
 	}
+}
+
+// MaxRunSize counts what the artifacts hold now: an artifact replaced by
+// a smaller one gives the difference back, so a run of 97 bytes received
+// fits in 60.
+func TestRunSizeCountsWhatIsHeld(t *testing.T) {
+	x := strings.Repeat("x", 30)
+	in := sse("r", task("TASK_STATE_WORKING"), first("a", x), more("a", x), first("a", "small"), first("b", x), more("b", "y"),
+		artifactUpdate("b", true, true, "", text("z")), status("TASK_STATE_COMPLETED", "", ""))
+	for _, limit := range []int{0, 60, 61} {
+		r := runStream(in, whole, &reconstruct.Options{MaxRunSize: limit})
+		require.NoError(t, r.err, "MaxRunSize %d", limit)
+		assert.Equal(t, "small", string(artifact(t, r.res, "a").Text()))
+		assert.Equal(t, x+"yz", string(artifact(t, r.res, "b").Text()))
+	}
+	r := runStream(in, whole, &reconstruct.Options{MaxRunSize: 59})
+	require.ErrorIs(t, r.err, reconstruct.ErrRunTooLarge)
+	var ee *reconstruct.EventError
+	require.ErrorAs(t, r.err, &ee)
+	assert.Equal(t, int64(3), ee.Seq, "the second delta of a passes 59 bytes")
+	assert.Equal(t, "r-3", ee.ID)
+	assert.Equal(t, x, string(artifact(t, r.res, "a").Text()), "what came before is kept")
 }
 
 // model is an independent, simple reading of a stream's complete events

@@ -161,6 +161,7 @@ func TestDeltaFastPath(t *testing.T) {
 		nil,
 		{MaxArtifactSize: 24},
 		{MaxArtifactSize: 200, Strict: true},
+		{MaxRunSize: 40},
 	}
 	splits := map[string]splitter{"whole": whole, "random": randomSplits(7), "1-byte": oneByte}
 	for _, c := range streams {
@@ -278,6 +279,8 @@ func TestDeltaFastPathTakes(t *testing.T) {
 		{"two text parts", append(open, artifactUpdate("a", true, false, "", `{"text":"w","metadata":{"q":1}}`)), more("a", "z"), nil, false},
 		{"past MaxArtifactSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxArtifactSize: 8}, false},
 		{"within MaxArtifactSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxArtifactSize: 8}, true},
+		{"past MaxRunSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxRunSize: 8}, false},
+		{"within MaxRunSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxRunSize: 8}, true},
 		// The seal handed out a truncated high surrogate, which the
 		// reopening delta completed: the text handed out now ends past
 		// the last whole character.

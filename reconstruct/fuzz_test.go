@@ -30,7 +30,7 @@ func documented(err error) bool {
 	case errors.As(err, &ee):
 		var api *parser.APIError
 		return errors.As(err, &api) && errors.Is(err, reconstruct.ErrServer) ||
-			errors.Is(err, reconstruct.ErrArtifactTooLarge) || errors.Is(err, reconstruct.ErrTooManyArtifacts) ||
+			errors.Is(err, reconstruct.ErrArtifactTooLarge) || errors.Is(err, reconstruct.ErrRunTooLarge) || errors.Is(err, reconstruct.ErrTooManyArtifacts) ||
 			errors.Is(err, reconstruct.ErrTooManyDiagnostics)
 	case errors.As(err, &d):
 		for _, s := range reconstructSentinels {
@@ -67,6 +67,7 @@ func FuzzPipeline(f *testing.F) {
 		if seed&2 == 2 {
 			opts.MaxEventSize = 1 << 10
 			opts.MaxArtifactSize = 2 << 10
+			opts.MaxRunSize = 3 << 10
 			opts.MaxArtifacts = 3
 			opts.MaxDiagnostics = 4
 		}

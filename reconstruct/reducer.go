@@ -16,6 +16,9 @@ import (
 const (
 	// DefaultMaxArtifactSize caps the bytes of one artifact's parts: 64 MiB.
 	DefaultMaxArtifactSize = 64 << 20
+	// DefaultMaxRunSize caps the bytes of all the artifacts of a run
+	// together: 256 MiB.
+	DefaultMaxRunSize = 256 << 20
 	// DefaultMaxArtifacts caps the artifacts of one run.
 	DefaultMaxArtifacts = 4096
 	// DefaultMaxDiagnostics caps the diagnostics of one run.
@@ -35,6 +38,13 @@ type Options struct {
 	// grows past it stops with ErrArtifactTooLarge. 0 means
 	// DefaultMaxArtifactSize, never unlimited.
 	MaxArtifactSize int
+	// MaxRunSize caps the bytes held for all the artifacts of a run
+	// together, each counted as MaxArtifactSize counts it (an artifact
+	// replaced by a smaller one gives the difference back); a run that
+	// grows past it stops with ErrRunTooLarge. MaxArtifactSize times
+	// MaxArtifacts would allow far more than a process can hold. 0 means
+	// DefaultMaxRunSize, never unlimited.
+	MaxRunSize int
 	// MaxArtifacts caps the number of artifacts of a run; 0 means
 	// DefaultMaxArtifacts, never unlimited.
 	MaxArtifacts int
@@ -55,6 +65,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.MaxArtifactSize <= 0 {
 		v.MaxArtifactSize = DefaultMaxArtifactSize
+	}
+	if v.MaxRunSize <= 0 {
+		v.MaxRunSize = DefaultMaxRunSize
 	}
 	if v.MaxArtifacts <= 0 {
 		v.MaxArtifacts = DefaultMaxArtifacts
@@ -105,6 +118,8 @@ type Reducer struct {
 	final     bool // the run ended: terminal, interrupted or a direct reply
 	finished  bool // Finish was called
 	err       error
+	// held is the sum of the artifacts' sizes, which MaxRunSize caps.
+	held int
 
 	updates  []Update
 	resolver citations.Resolver
@@ -449,7 +464,8 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 	// text is the live text.
 	text := &a.Parts[len(a.Parts)-1]
 	grow := a.size + partsSize(in.Parts)
-	if !text.plain() || grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
+	if !text.plain() || grow > r.opts.MaxArtifactSize || r.held+grow-a.size > r.opts.MaxRunSize ||
+		a.shown > utf8buf.CompletePrefix(text.Text) {
 		return false
 	}
 	r.extend(f, a, text, p.Text, grow)
@@ -467,6 +483,7 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 	}
 	t, end := utf8buf.AppendComplete(t, delta)
 	text.Text = t
+	r.held += grow - a.size
 	a.size = grow
 	if end <= a.shown {
 		return
@@ -497,7 +514,8 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
 	grow := a.size + len(delta)
 	if r.err != nil || r.finished || r.terminal || len(delta) == 0 ||
-		grow > r.opts.MaxArtifactSize || a.shown > utf8buf.CompletePrefix(text.Text) {
+		grow > r.opts.MaxArtifactSize || r.held+len(delta) > r.opts.MaxRunSize ||
+		a.shown > utf8buf.CompletePrefix(text.Text) {
 		return false
 	}
 	r.updates = r.updates[:0]
@@ -508,6 +526,7 @@ func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
 		// Appending them one by one would give the same text
 		// (utf8buf.Append), and a.shown moves to the same place.
 		r.npend += copy(r.pend[r.npend:], delta)
+		r.held += len(delta)
 		a.size = grow
 		if r.npend >= maxPend {
 			r.flush()
@@ -585,6 +604,10 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 		r.fail(f, ErrArtifactTooLarge)
 		return false
 	}
+	if r.held-a.size+grow > r.opts.MaxRunSize {
+		r.fail(f, ErrRunTooLarge)
+		return false
+	}
 	if len(in.Name) > 0 {
 		a.Name = string(in.Name)
 	}
@@ -609,6 +632,7 @@ func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendPart
 	} else {
 		r.replaceParts(a, in.Parts, seq)
 	}
+	r.held += grow - a.size
 	a.size = grow
 	r.emitText(a, seq, last)
 	if last {

@@ -96,7 +96,9 @@ Exit status:
   5  the server answered with an error (HTTP or JSON-RPC, before or in the
      stream)
   6  protocol error: the bytes are not a valid A2A 1.0 stream (or not an
-     event stream at all), or a rule broken under --strict
+     event stream at all), a rule broken under --strict, or a limit passed
+     (an event over 16 MiB, an artifact over 64 MiB, a run's artifacts
+     over 256 MiB together)
   7  the input could not be read (a directory, a read error) or the server
      could not be reached
 `

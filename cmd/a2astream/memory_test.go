@@ -1,7 +1,15 @@
+//go:build !race
+
+// These tests run 100 and 256 MiB through the command and measure its heap;
+// like the zero-allocation tests they run without the race detector, under
+// which they take 25 and 45 seconds: the code they run is run under it by
+// the other tests of the package and of internal/resultjson.
+
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"io"
 	"runtime"
 	"strconv"
@@ -13,14 +21,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/reconstruct"
 )
 
 // bigRun is an io.Reader of a generated SSE stream: a task that streams
-// artifacts of size bytes each as text deltas of deltaSize bytes, each
-// sealed by its last chunk, then completes. It makes the bytes as they are
-// read, so that the stream itself takes no memory.
+// artifacts of size bytes each as text deltas of delta bytes (deltaSize
+// when 0), each sealed by its last chunk, then completes. It makes the
+// bytes as they are read, so that the stream itself takes no memory.
 type bigRun struct {
 	artifacts, size int
+	delta           int
 	buf             bytes.Buffer
 	art, sent       int // the artifact being streamed and its bytes sent
 	seq             int
@@ -30,9 +41,9 @@ type bigRun struct {
 
 const deltaSize = 32 << 10
 
-// delta is the text of every delta: printable ASCII with no character
+// deltaText is the text of the deltas: printable ASCII with no character
 // that JSON escapes, so that input and output sizes are easy to tell.
-var delta = strings.Repeat("The patient reports a dry cough for three days; no fever. ", deltaSize/58+1)[:deltaSize]
+var deltaText = strings.Repeat("The patient reports a dry cough for three days; no fever. ", (1<<20)/58+1)[:1<<20]
 
 func (g *bigRun) event(data string) {
 	g.seq++
@@ -44,11 +55,11 @@ func (g *bigRun) fill() {
 	case g.seq == 0:
 		g.event(`{"task":{"id":"task.big","contextId":"ctx.big","status":{"state":"TASK_STATE_WORKING"}}}`)
 	case g.art < g.artifacts:
-		n := min(deltaSize, g.size-g.sent)
+		n := min(cmp.Or(g.delta, deltaSize), g.size-g.sent)
 		last := g.sent+n == g.size
 		g.event(`{"artifactUpdate":{"taskId":"task.big","contextId":"ctx.big","append":` + strconv.FormatBool(g.sent > 0) +
 			`,"lastChunk":` + strconv.FormatBool(last) + `,"artifact":{"artifactId":"art.` + strconv.Itoa(g.art) +
-			`","parts":[{"text":"` + delta[:n] + `"}]}}}`)
+			`","parts":[{"text":"` + deltaText[:n] + `"}]}}}`)
 		if g.sent += n; last {
 			g.art, g.sent = g.art+1, 0
 		}
@@ -70,8 +81,8 @@ func (g *bigRun) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// countWriter counts the bytes written to it and keeps the first and
-// last few.
+// countWriter counts the bytes written to it and keeps the first 64 and
+// the last 512.
 type countWriter struct {
 	n          int64
 	head, tail []byte
@@ -82,8 +93,8 @@ func (w *countWriter) Write(p []byte) (int, error) {
 	if len(w.head) < 64 {
 		w.head = append(w.head, p[:min(len(p), 64-len(w.head))]...)
 	}
-	w.tail = append(w.tail, p[max(0, len(p)-64):]...)
-	w.tail = w.tail[max(0, len(w.tail)-64):]
+	w.tail = append(w.tail, p[max(0, len(p)-512):]...)
+	w.tail = w.tail[max(0, len(w.tail)-512):]
 	return len(p), nil
 }
 
@@ -151,4 +162,21 @@ func TestJSONMemoryBound(t *testing.T) {
 	assert.True(t, bytes.HasPrefix(out.head, []byte("{\n  \"state\": \"TASK_STATE_COMPLETED\",")), "%q", out.head)
 	assert.True(t, bytes.HasSuffix(out.tail, []byte("\n  \"error\": null\n}\n")), "%q", out.tail)
 	assert.Less(t, inuse, uint64(5*in.read/2), "peak heap in use")
+}
+
+// A run whose artifacts together pass reconstruct.DefaultMaxRunSize
+// (256 MiB; five of 60 MiB, as in issue 16) stops with ErrRunTooLarge: a
+// limit, exit 6, with the error in the --json document, where it was an
+// out-of-memory crash (exit 2) with 20 of them.
+func TestRunOverMaxRunSize(t *testing.T) {
+	in := &bigRun{artifacts: 5, size: 60 << 20, delta: 1 << 20}
+	out := &countWriter{}
+	var errw bytes.Buffer
+	var sleeps []time.Duration
+	code := run([]string{"--json", "-"}, in, out, &errw, testEnv(&sleeps))
+	assert.Equal(t, exitProtocol, code, "stderr: %s", errw.String())
+	assert.Greater(t, out.n, 2*int64(reconstruct.DefaultMaxRunSize)-int64(in.size), "what came before is kept in the document")
+	assert.Contains(t, string(out.tail), `"error": {
+    "type": "limit",
+    "message": "reconstruct: frame 258 (id \"258\") at byte 268477949: reconstruct: artifacts exceed MaxRunSize",`)
 }
