@@ -5,6 +5,8 @@ package utf8buf_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -59,9 +61,7 @@ func TestZeroAllocs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.f() // warm up: grow the scratch buffer
-			if n := testing.AllocsPerRun(100, tc.f); n != 0 {
-				t.Errorf("%s: %v allocations per run, want 0", tc.name, n)
-			}
+			assert.Zero(t, testing.AllocsPerRun(100, tc.f), "%s: allocations per run", tc.name)
 		})
 	}
 }

@@ -1,9 +1,10 @@
 package utf8buf_test
 
 import (
-	"bytes"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/utf8buf"
 )
@@ -33,13 +34,13 @@ func FuzzBuffer(f *testing.F) {
 		}
 		want := refJoin(in)
 		for _, chunks := range [][][]byte{{in}, bytewise(in), chunk(in, seed)} {
-			if got := checkStream(t, chunks); !bytes.Equal(got, want) {
-				t.Fatalf("input %q in %d chunks: got %q, want %q", in, len(chunks), got, want)
-			}
+			got := checkStream(t, chunks)
+			require.Equal(t, string(want), string(got), "input %q in %d chunks", in, len(chunks))
 		}
 		shown := utf8buf.AppendDisplay(nil, in)
-		if !utf8.Valid(shown) || utf8.Valid(in) && !bytes.Equal(shown, in) {
-			t.Fatalf("AppendDisplay(%q) = %q", in, shown)
+		require.True(t, utf8.Valid(shown), "AppendDisplay(%q) = %q, not valid UTF-8", in, shown)
+		if utf8.Valid(in) {
+			require.Equal(t, string(in), string(shown), "AppendDisplay of the valid input %q", in)
 		}
 	})
 }

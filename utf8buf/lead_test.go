@@ -1,6 +1,10 @@
 package utf8buf
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // TestIndexLead checks the word checks of indexLead against a byte loop:
 // every length up to 40, a 0xED at every position (or none), among bytes
@@ -31,9 +35,7 @@ func TestIndexLead(t *testing.T) {
 						break
 					}
 				}
-				if got := indexLead(p); got != want {
-					t.Fatalf("indexLead(% x) = %d, want %d", p, got, want)
-				}
+				require.Equal(t, want, indexLead(p), "indexLead(% x)", p)
 			}
 		}
 	}

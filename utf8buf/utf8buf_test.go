@@ -7,6 +7,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -215,6 +218,15 @@ func bytewise(in []byte) [][]byte {
 	return out
 }
 
+// streamState is what checkStream compares with the reference after each
+// chunk: the output so far of Write and of AppendWrite and the bytes each
+// holds back, and the text built with Append and its bytes past
+// CompletePrefix.
+type streamState struct {
+	Write, AppendWrite, Append             string
+	WriteHeld, AppendWriteHeld, AppendHeld int
+}
+
 // checkStream feeds the chunks of one input to a Buffer through Write, to
 // another through AppendWrite, and to a reducer-style text through Append
 // and CompletePrefix, and checks after every chunk that the output so far
@@ -238,54 +250,43 @@ func checkStream(t *testing.T, chunks [][]byte) []byte {
 	for i, c := range chunks {
 		prefix += len(c)
 		out := b.Write(c)
-		if valid && !utf8.Valid(out) {
-			t.Fatalf("chunk %d: Write(%q) = %q, not valid UTF-8 although the input is", i, c, out)
+		if valid {
+			require.True(t, utf8.Valid(out), "chunk %d of %q: Write(%q) = %q, not valid UTF-8 although the input is", i, in, c, out)
 		}
 		got = append(got, out...)
 		appended = ab.AppendWrite(appended, c)
-		before := bytes.Clone(text[:emitted])
+		before := string(text[:emitted])
 		text = utf8buf.Append(text, c)
-		if !bytes.Equal(text[:emitted], before) {
-			t.Fatalf("chunk %d: Append changed the text already complete: %q became %q", i, before, text[:emitted])
-		}
+		require.Equal(t, before, string(text[:emitted]), "chunk %d of %q: Append(%q) changed the text already complete", i, in, c)
 		complete := utf8buf.CompletePrefix(text)
-		if complete < emitted {
-			t.Fatalf("chunk %d: CompletePrefix went back from %d to %d", i, emitted, complete)
-		}
+		require.True(t, complete >= emitted, "chunk %d of %q: CompletePrefix(%q) = %d went back from %d", i, in, text, complete, emitted)
 		emitted = complete
 
 		want := refJoin(in[:prefix])
 		held := refHeld(want)
-		if b.Buffered() > utf8buf.MaxHeld {
-			t.Fatalf("chunk %d: Buffered() = %d > MaxHeld", i, b.Buffered())
+		require.True(t, b.Buffered() <= utf8buf.MaxHeld, "chunk %d of %q: Buffered() = %d > MaxHeld after Write", i, in, b.Buffered())
+		if held > 3 {
+			require.Equal(t, kindHigh, refKind(want[len(want)-held:]), "chunk %d of %q: the reference holds %d bytes %q, which must start with a high surrogate", i, in, held, want[len(want)-held:])
 		}
-		if held > 3 && refKind(want[len(want)-held:]) != kindHigh {
-			t.Fatalf("chunk %d: %d bytes held without a high surrogate: %q", i, held, want[len(want)-held:])
-		}
-		if b.Buffered() != held || !bytes.Equal(got, want[:len(want)-held]) {
-			t.Fatalf("chunk %d of %q: output so far %q holding %d, want %q holding %d",
-				i, in, got, b.Buffered(), want[:len(want)-held], held)
-		}
-		if !bytes.Equal(appended, got) || ab.Buffered() != held {
-			t.Fatalf("chunk %d: AppendWrite output %q holding %d, Write output %q holding %d",
-				i, appended, ab.Buffered(), got, held)
-		}
-		if !bytes.Equal(text, want) || len(text)-emitted != held {
-			t.Fatalf("chunk %d: Append text %q complete to %d, want %q holding %d", i, text, emitted, want, held)
-		}
+		ready := string(want[:len(want)-held])
+		require.Equal(t, streamState{
+			Write: ready, WriteHeld: held,
+			AppendWrite: ready, AppendWriteHeld: held,
+			Append: string(want), AppendHeld: held,
+		}, streamState{
+			Write: string(got), WriteHeld: b.Buffered(),
+			AppendWrite: string(appended), AppendWriteHeld: ab.Buffered(),
+			Append: string(text), AppendHeld: len(text) - emitted,
+		}, "chunk %d of %q: the outputs so far and the bytes held, against the reference", i, in)
 	}
 	got = append(got, b.Flush()...)
 	appended = append(appended, ab.Flush()...)
-	want := refJoin(in)
-	if !bytes.Equal(got, want) || !bytes.Equal(appended, want) || !bytes.Equal(text, want) {
-		t.Fatalf("input %q: Write+Flush %q, AppendWrite+Flush %q, Append %q, want %q", in, got, appended, text, want)
-	}
-	if b.Buffered() != 0 {
-		t.Fatalf("Buffered() = %d after Flush", b.Buffered())
-	}
-	if !bytes.Equal(in, inCopy) {
-		t.Fatalf("the input was modified: %q, was %q", in, inCopy)
-	}
+	want := string(refJoin(in))
+	require.Equal(t, want, string(got), "input %q: Write+Flush", in)
+	require.Equal(t, want, string(appended), "input %q: AppendWrite+Flush", in)
+	require.Equal(t, want, string(text), "input %q: Append", in)
+	require.Zero(t, b.Buffered(), "input %q: Buffered() after Flush", in)
+	require.Equal(t, string(inCopy), string(in), "the input was modified")
 	return got
 }
 
@@ -311,12 +312,8 @@ func TestReference(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			j := refJoin([]byte(tc.in))
-			if string(j) != tc.join {
-				t.Errorf("refJoin(%q) = %q, want %q", tc.in, j, tc.join)
-			}
-			if h := refHeld(j); h != tc.held {
-				t.Errorf("refHeld(%q) = %d, want %d", j, h, tc.held)
-			}
+			assert.Equal(t, tc.join, string(j), "refJoin(%q)", tc.in)
+			assert.Equal(t, tc.held, refHeld(j), "refHeld(%q)", j)
 		})
 	}
 }
@@ -324,6 +321,12 @@ func TestReference(t *testing.T) {
 // TestEveryCodePointSplit writes every valid code point, surrogates
 // excepted, whole, split in two at every position, and one byte at a time:
 // nothing comes out before the last byte, then the whole character does.
+//
+// NOTE: this test and TestEverySurrogatePair pass some thirty million
+// checks each, and a testify call costs about half a microsecond even when
+// it passes (t.Helper walks the stack): calling require for each made
+// TestEverySurrogatePair take 20 s instead of 0.7 s. So each check tests
+// its condition first and calls require only to report a failure.
 func TestEveryCodePointSplit(t *testing.T) {
 	var enc []byte
 	for r := rune(0); r <= utf8.MaxRune; r++ {
@@ -333,33 +336,41 @@ func TestEveryCodePointSplit(t *testing.T) {
 		enc = utf8.AppendRune(enc[:0], r)
 		var b utf8buf.Buffer
 		if out := b.Write(enc); !bytes.Equal(out, enc) || b.Buffered() != 0 {
-			t.Fatalf("U+%04X whole: Write = %q holding %d, want %q", r, out, b.Buffered(), enc)
+			require.Equal(t, string(enc), string(out), "U+%04X whole: Write", r)
+			require.Zero(t, b.Buffered(), "U+%04X whole: bytes held after Write", r)
 		}
 		for k := 1; k < len(enc); k++ {
 			if out := b.Write(enc[:k]); len(out) != 0 || b.Buffered() != k {
-				t.Fatalf("U+%04X split at %d: first Write = %q holding %d, want nothing holding %d", r, k, out, b.Buffered(), k)
+				require.Empty(t, out, "U+%04X split at %d: first Write = %q", r, k, out)
+				require.Equal(t, k, b.Buffered(), "U+%04X split at %d: bytes held after the first Write", r, k)
 			}
 			if out := b.Write(enc[k:]); !bytes.Equal(out, enc) || !utf8.Valid(out) || b.Buffered() != 0 {
-				t.Fatalf("U+%04X split at %d: second Write = %q holding %d, want %q", r, k, out, b.Buffered(), enc)
+				require.Equal(t, string(enc), string(out), "U+%04X split at %d: second Write", r, k)
+				require.True(t, utf8.Valid(out), "U+%04X split at %d: second Write = %q, not valid UTF-8", r, k, out)
+				require.Zero(t, b.Buffered(), "U+%04X split at %d: bytes held after the second Write", r, k)
 			}
 			if c := utf8buf.CompletePrefix(enc[:k]); c != 0 {
-				t.Fatalf("U+%04X: CompletePrefix(%q) = %d, want 0", r, enc[:k], c)
+				require.Zero(t, c, "U+%04X: CompletePrefix(%q)", r, enc[:k])
 			}
 			text := utf8buf.Append(utf8buf.Append(nil, enc[:k]), enc[k:])
 			if !bytes.Equal(text, enc) || utf8buf.CompletePrefix(text) != len(enc) {
-				t.Fatalf("U+%04X split at %d: Append gives %q", r, k, text)
+				require.Equal(t, string(enc), string(text), "U+%04X split at %d: Append of the two parts", r, k)
+				require.Equal(t, len(enc), utf8buf.CompletePrefix(text), "U+%04X split at %d: CompletePrefix of the Append text", r, k)
 			}
 		}
 		if len(enc) > 2 {
 			for k := range enc {
 				out := b.Write(enc[k : k+1])
-				if k < len(enc)-1 && len(out) != 0 || k == len(enc)-1 && !bytes.Equal(out, enc) {
-					t.Fatalf("U+%04X byte by byte: Write #%d = %q", r, k, out)
+				if k < len(enc)-1 && len(out) != 0 {
+					require.Empty(t, out, "U+%04X byte by byte: Write #%d = %q", r, k, out)
+				}
+				if k == len(enc)-1 && !bytes.Equal(out, enc) {
+					require.Equal(t, string(enc), string(out), "U+%04X byte by byte: Write #%d", r, k)
 				}
 			}
 		}
 		if f := b.Flush(); len(f) != 0 {
-			t.Fatalf("U+%04X: Flush = %q, want nothing", r, f)
+			require.Empty(t, f, "U+%04X: Flush = %q", r, f)
 		}
 	}
 }
@@ -445,14 +456,14 @@ func TestSingleWrite(t *testing.T) {
 			out := string(b.Write(in))
 			held := string(b.Flush())
 			want := string(refJoin(in))
-			if out != tc.out || out+held != want {
-				t.Fatalf("Write(%q) = %q then Flush = %q; want %q then %q", tc.in, out, held, tc.out, want[len(tc.out):])
-			}
-			if len(held) > utf8buf.MaxHeld {
-				t.Fatalf("held %d bytes", len(held))
-			}
-			if c := utf8buf.CompletePrefix(in); out == want && c != len(in) || out != want && string(in[c:]) != held {
-				t.Fatalf("CompletePrefix(%q) = %d, inconsistent with Write", tc.in, c)
+			require.Equal(t, tc.out, out, "Write(%q)", tc.in)
+			require.Equal(t, want, out+held, "Write(%q) = %q then Flush = %q", tc.in, out, held)
+			require.LessOrEqual(t, len(held), utf8buf.MaxHeld, "bytes held after Write(%q)", tc.in)
+			c := utf8buf.CompletePrefix(in)
+			if out == want {
+				require.Equal(t, len(in), c, "CompletePrefix(%q), when Write holds nothing back", tc.in)
+			} else {
+				require.Equal(t, held, string(in[c:]), "the bytes past CompletePrefix(%q) = %d, against those Write held", tc.in, c)
 			}
 			checkStream(t, bytewise(in))
 			for i := 0; i <= len(in); i++ {
@@ -500,13 +511,9 @@ func TestWritesAcrossDeltas(t *testing.T) {
 			var chunks [][]byte
 			for i, w := range tc.writes {
 				chunks = append(chunks, []byte(w))
-				if out := string(b.Write([]byte(w))); out != tc.outs[i] {
-					t.Fatalf("Write #%d (%q) = %q, want %q", i, w, out, tc.outs[i])
-				}
+				require.Equal(t, tc.outs[i], string(b.Write([]byte(w))), "Write #%d (%q)", i, w)
 			}
-			if f := string(b.Flush()); f != tc.flush {
-				t.Fatalf("Flush = %q, want %q", f, tc.flush)
-			}
+			require.Equal(t, tc.flush, string(b.Flush()), "Flush")
 			checkStream(t, chunks)
 		})
 	}
@@ -515,6 +522,9 @@ func TestWritesAcrossDeltas(t *testing.T) {
 // TestEverySurrogatePair joins each of the 2^20 high/low pairs, written as
 // WTF-8 whole, split in two at every position and one byte at a time, into
 // the 4-byte UTF-8 of its code point.
+//
+// NOTE: as in TestEveryCodePointSplit, each check tests its condition
+// first and calls require only to report a failure.
 func TestEverySurrogatePair(t *testing.T) {
 	in := make([]byte, 6)
 	var want []byte
@@ -525,20 +535,26 @@ func TestEverySurrogatePair(t *testing.T) {
 			copy(in[3:], wtf8(lo))
 			want = utf8.AppendRune(want[:0], utf16.DecodeRune(hi, lo))
 			if out := b.Write(in); !bytes.Equal(out, want) {
-				t.Fatalf("U+%04X U+%04X whole: Write = %q, want %q", hi, lo, out, want)
+				require.Equal(t, string(want), string(out), "U+%04X U+%04X whole: Write", hi, lo)
 			}
 			for k := 1; k < len(in); k++ {
 				if out := b.Write(in[:k]); len(out) != 0 || b.Buffered() != k {
-					t.Fatalf("U+%04X U+%04X split at %d: first Write = %q holding %d", hi, lo, k, out, b.Buffered())
+					require.Empty(t, out, "U+%04X U+%04X split at %d: first Write = %q", hi, lo, k, out)
+					require.Equal(t, k, b.Buffered(), "U+%04X U+%04X split at %d: bytes held after the first Write", hi, lo, k)
 				}
 				if out := b.Write(in[k:]); !bytes.Equal(out, want) || b.Buffered() != 0 {
-					t.Fatalf("U+%04X U+%04X split at %d: second Write = %q, want %q", hi, lo, k, out, want)
+					require.Equal(t, string(want), string(out), "U+%04X U+%04X split at %d: second Write", hi, lo, k)
+					require.Zero(t, b.Buffered(), "U+%04X U+%04X split at %d: bytes held after the second Write", hi, lo, k)
 				}
 			}
 			for k := range in {
 				out := b.Write(in[k : k+1])
-				if k < len(in)-1 && (len(out) != 0 || b.Buffered() != k+1) || k == len(in)-1 && !bytes.Equal(out, want) {
-					t.Fatalf("U+%04X U+%04X byte by byte: Write #%d = %q holding %d", hi, lo, k, out, b.Buffered())
+				if k < len(in)-1 && (len(out) != 0 || b.Buffered() != k+1) {
+					require.Empty(t, out, "U+%04X U+%04X byte by byte: Write #%d = %q", hi, lo, k, out)
+					require.Equal(t, k+1, b.Buffered(), "U+%04X U+%04X byte by byte: bytes held after Write #%d", hi, lo, k)
+				}
+				if k == len(in)-1 && !bytes.Equal(out, want) {
+					require.Equal(t, string(want), string(out), "U+%04X U+%04X byte by byte: Write #%d", hi, lo, k)
 				}
 			}
 		}
@@ -559,14 +575,12 @@ func TestSurrogateBoundariesEverySplit(t *testing.T) {
 			want := "\u00e9" + string(utf16.DecodeRune(hi, lo)) + "\u4e16"
 			for i := 0; i <= len(in); i++ {
 				for j := i; j <= len(in); j++ {
-					if got := string(checkStream(t, [][]byte{in[:i], in[i:j], in[j:]})); got != want {
-						t.Fatalf("U+%04X U+%04X split at %d,%d: got %q, want %q", hi, lo, i, j, got, want)
-					}
+					got := string(checkStream(t, [][]byte{in[:i], in[i:j], in[j:]}))
+					require.Equal(t, want, got, "U+%04X U+%04X split at %d,%d", hi, lo, i, j)
 				}
 			}
-			if got := string(checkStream(t, bytewise(in))); got != want {
-				t.Fatalf("U+%04X U+%04X byte by byte: got %q, want %q", hi, lo, got, want)
-			}
+			got := string(checkStream(t, bytewise(in)))
+			require.Equal(t, want, got, "U+%04X U+%04X byte by byte", hi, lo)
 		}
 	}
 }
@@ -581,9 +595,8 @@ func TestChunkingInvariance(t *testing.T) {
 		in := genText(rng, 1+rng.IntN(40))
 		want := refJoin(in)
 		for _, chunks := range [][][]byte{{in}, bytewise(in), chunk(in, int64(i)), chunk(in, -int64(i))} {
-			if got := checkStream(t, chunks); !bytes.Equal(got, want) {
-				t.Fatalf("input %q in %d chunks: got %q, want %q", in, len(chunks), got, want)
-			}
+			got := checkStream(t, chunks)
+			require.Equal(t, string(want), string(got), "input %q in %d chunks", in, len(chunks))
 		}
 	}
 }
@@ -597,14 +610,11 @@ func TestValidInputValidChunks(t *testing.T) {
 		var got []byte
 		for _, c := range chunk(in, seed) {
 			out := b.Write(c)
-			if !utf8.Valid(out) {
-				t.Fatalf("seed %d: Write(%q) = %q, not valid", seed, c, out)
-			}
+			require.True(t, utf8.Valid(out), "seed %d: Write(%q) = %q, not valid UTF-8", seed, c, out)
 			got = append(got, out...)
 		}
-		if b.Buffered() != 0 || !bytes.Equal(got, in) {
-			t.Fatalf("seed %d: got %q holding %d, want %q", seed, got, b.Buffered(), in)
-		}
+		require.Equal(t, string(in), string(got), "seed %d: output", seed)
+		require.Zero(t, b.Buffered(), "seed %d: bytes held at the end", seed)
 	}
 }
 
@@ -630,9 +640,7 @@ func TestCompletePrefix(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := utf8buf.CompletePrefix([]byte(tc.in)); got != tc.want {
-				t.Errorf("CompletePrefix(%q) = %d, want %d", tc.in, got, tc.want)
-			}
+			assert.Equal(t, tc.want, utf8buf.CompletePrefix([]byte(tc.in)), "CompletePrefix(%q)", tc.in)
 		})
 	}
 }
@@ -647,19 +655,16 @@ func TestAppendKeepsEmittedText(t *testing.T) {
 	emitted := 0
 	var live []byte
 	for _, d := range deltas {
-		before := bytes.Clone(text[:emitted])
+		before := string(text[:emitted])
 		text = utf8buf.Append(text, []byte(d))
-		if !bytes.Equal(text[:emitted], before) {
-			t.Fatalf("Append(%q) changed the emitted text %q into %q", d, before, text[:emitted])
-		}
+		require.Equal(t, before, string(text[:emitted]), "Append(%q) changed the emitted text", d)
 		c := utf8buf.CompletePrefix(text)
 		live = append(live, text[emitted:c]...)
 		emitted = c
 	}
 	live = append(live, text[emitted:]...)
-	if string(text) != want || string(live) != want {
-		t.Fatalf("text %q, live %q, want %q", text, live, want)
-	}
+	assert.Equal(t, want, string(text), "text")
+	assert.Equal(t, want, string(live), "live output")
 }
 
 func TestAppendDisplay(t *testing.T) {
@@ -683,12 +688,8 @@ func TestAppendDisplay(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := string(utf8buf.AppendDisplay([]byte("<"), []byte(tc.in)))
-			if got != "<"+tc.want {
-				t.Errorf("AppendDisplay(%q) = %q, want %q", tc.in, got, "<"+tc.want)
-			}
-			if !utf8.ValidString(got) {
-				t.Errorf("AppendDisplay(%q) = %q is not valid UTF-8", tc.in, got)
-			}
+			assert.Equal(t, "<"+tc.want, got, "AppendDisplay(%q)", tc.in)
+			assert.True(t, utf8.ValidString(got), "AppendDisplay(%q) = %q is not valid UTF-8", tc.in, got)
 		})
 	}
 }
@@ -696,19 +697,12 @@ func TestAppendDisplay(t *testing.T) {
 func TestReset(t *testing.T) {
 	var b utf8buf.Buffer
 	b.Write([]byte("x" + highD83D))
-	if b.Buffered() != 3 {
-		t.Fatalf("Buffered() = %d, want 3", b.Buffered())
-	}
+	require.Equal(t, 3, b.Buffered(), "Buffered() before Reset")
 	b.Reset()
-	if b.Buffered() != 0 {
-		t.Fatalf("Buffered() = %d after Reset, want 0", b.Buffered())
-	}
-	if out := string(b.Write([]byte(lowDE00))); out != lowDE00 {
-		t.Fatalf("after Reset, Write(low) = %q, want the lone low %q", out, lowDE00)
-	}
-	if f := b.Flush(); len(f) != 0 {
-		t.Fatalf("Flush = %q, want nothing", f)
-	}
+	require.Zero(t, b.Buffered(), "Buffered() after Reset")
+	require.Equal(t, lowDE00, string(b.Write([]byte(lowDE00))), "after Reset, Write(low) must give the lone low")
+	f := b.Flush()
+	require.Empty(t, f, "Flush = %q", f)
 }
 
 // TestWriteLeavesInputAlone checks that joining a pair inside one Write does
@@ -717,12 +711,8 @@ func TestWriteLeavesInputAlone(t *testing.T) {
 	in := []byte("a" + highD83D + lowDE00 + "b")
 	orig := bytes.Clone(in)
 	var b utf8buf.Buffer
-	if out := string(b.Write(in)); out != "a"+grinning+"b" {
-		t.Fatalf("Write = %q", out)
-	}
-	if !bytes.Equal(in, orig) {
-		t.Fatalf("Write modified its argument: %q, was %q", in, orig)
-	}
+	require.Equal(t, "a"+grinning+"b", string(b.Write(in)), "Write")
+	require.Equal(t, string(orig), string(in), "Write modified its argument")
 }
 
 // TestAppendShortDeltas checks AppendComplete (and so Append) against
@@ -748,10 +738,8 @@ func TestAppendShortDeltas(t *testing.T) {
 						dst := append(make([]byte, 0, len(text)+room), text...)
 						want := refJoin(append(append([]byte{}, text...), p...))
 						got, end := utf8buf.AppendComplete(dst, p)
-						if string(got) != string(want) || end != len(want)-refHeld(want) {
-							t.Fatalf("AppendComplete(% x, % x) with room %d = % x, %d; want % x, %d",
-								text, p, room, got, end, want, len(want)-refHeld(want))
-						}
+						require.Equal(t, string(want), string(got), "AppendComplete(% x, % x) with room %d: text", text, p, room)
+						require.Equal(t, len(want)-refHeld(want), end, "AppendComplete(% x, % x) with room %d: complete prefix of % x", text, p, room, got)
 						if len(pat) == 0 {
 							break
 						}
