@@ -3,12 +3,13 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestKeyPositions checks the tape against encoding/json: every member's
@@ -33,16 +34,10 @@ func TestKeyPositions(t *testing.T) {
 			var p Parser
 			data := []byte(tt.in)
 			root, err := p.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err, "Parse")
 			var want any
-			if err := unmarshalAny(data, &want); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, rebuild(t, &p, data, root)); diff != "" {
-				t.Errorf("tape differs from encoding/json (-want +got):\n%s", diff)
-			}
+			require.NoError(t, unmarshalAny(data, &want), "encoding/json")
+			assert.Empty(t, cmp.Diff(want, rebuild(t, &p, data, root)), "tape differs from encoding/json (-want +got)")
 		})
 	}
 }
@@ -52,16 +47,15 @@ func TestKeyPositions(t *testing.T) {
 func rebuild(t *testing.T, p *Parser, data []byte, v Value) any {
 	t.Helper()
 	raw := v.Raw()
-	if v.Pos() < 0 || !bytes.Equal(raw, data[v.Pos():v.Pos()+len(raw)]) || !json.Valid(raw) {
-		t.Fatalf("value at %d: Raw = %q is not its bytes", v.Pos(), raw)
-	}
+	require.GreaterOrEqual(t, v.Pos(), 0, "value %q: Pos", raw)
+	require.LessOrEqual(t, v.Pos()+len(raw), len(data), "value %q at %d: Raw runs past the input", raw, v.Pos())
+	require.Equal(t, string(data[v.Pos():v.Pos()+len(raw)]), string(raw), "value at %d: Raw is not its bytes", v.Pos())
+	require.True(t, json.Valid(raw), "value at %d: Raw = %q is not valid JSON", v.Pos(), raw)
 	switch v.Kind() {
 	case '{':
 		m := map[string]any{}
 		for _, f := range p.AppendFields(nil, v) {
-			if f.Pos != f.Value.Pos() {
-				t.Fatalf("key %q: Pos %d, value at %d", f.Key, f.Pos, f.Value.Pos())
-			}
+			require.Equal(t, f.Value.Pos(), f.Pos, "key %q: Pos, against its value's", f.Key)
 			m[string(f.Key)] = rebuild(t, p, data, f.Value)
 		}
 		return m
@@ -73,24 +67,11 @@ func rebuild(t *testing.T, p *Parser, data []byte, v Value) any {
 		return a
 	case '"':
 		s, esc := v.Contents()
-		if esc != bytes.Contains(s, []byte{'\\'}) {
-			t.Fatalf("string %q: escaped = %v", s, esc)
-		}
+		require.Equal(t, bytes.Contains(s, []byte{'\\'}), esc, "string %q: escaped", s)
 	}
 	var x any
-	if err := unmarshalAny(raw, &x); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, unmarshalAny(raw, &x), "encoding/json on %q", raw)
 	return x
-}
-
-func mustMarshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestParseErrorPositions(t *testing.T) {
@@ -119,33 +100,27 @@ func TestParseErrorPositions(t *testing.T) {
 			i := strings.Index(tt.in, "§")
 			in := tt.in[:i] + tt.in[i+len("§"):]
 			pos, deep := errorPos([]byte(in))
-			if pos != i || deep != tt.deep {
-				t.Errorf("errorPos = %d, %v; want %d, %v", pos, deep, i, tt.deep)
-			}
+			assert.Equal(t, i, pos, "errorPos: position")
+			assert.Equal(t, tt.deep, deep, "errorPos: too deep")
 			var p Parser
 			_, err := p.Parse([]byte(in))
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Pos != i || se.TooDeep != tt.deep {
-				t.Errorf("Parse error = %v, want position %d", err, i)
-			}
+			require.ErrorAs(t, err, &se, "Parse")
+			assert.Equal(t, i, se.Pos, "Parse error %v: position", err)
+			assert.Equal(t, tt.deep, se.TooDeep, "Parse error %v: too deep", err)
 		})
 	}
 	var p Parser
-	if _, err := p.Parse([]byte(strings.Repeat("[", 300) + strings.Repeat("]", 300))); err != nil {
-		t.Errorf("300 levels refused: %v", err)
-	}
+	_, err := p.Parse([]byte(strings.Repeat("[", 300) + strings.Repeat("]", 300)))
+	assert.NoError(t, err, "300 levels refused")
 }
 
 func TestValidNumber(t *testing.T) {
 	for _, s := range []string{"0", "-0", "12", "1.5", "-1.5e+3", "2E-2", "1e9"} {
-		if !ValidNumber([]byte(s)) {
-			t.Errorf("ValidNumber(%q) = false", s)
-		}
+		assert.True(t, ValidNumber([]byte(s)), "ValidNumber(%q)", s)
 	}
 	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "+1", "NaN", "inf", "0x10", "1_0", "1 "} {
-		if ValidNumber([]byte(s)) {
-			t.Errorf("ValidNumber(%q) = true", s)
-		}
+		assert.False(t, ValidNumber([]byte(s)), "ValidNumber(%q)", s)
 	}
 }
 
@@ -162,38 +137,37 @@ func FuzzErrorPos(f *testing.F) {
 			return
 		}
 		pos, deep := errorPos(data)
-		if !deep && (pos < 0) != json.Valid(data) {
-			t.Fatalf("errorPos(%q) = %d, json.Valid = %v", data, pos, json.Valid(data))
+		if !deep {
+			require.Equal(t, json.Valid(data), pos < 0, "errorPos(%q) = %d: an error exactly when json.Valid rejects the input", data, pos)
 		}
-		if pos > len(data) {
-			t.Fatalf("errorPos(%q) = %d beyond the input", data, pos)
-		}
-		if Valid(data) != (pos < 0) {
-			t.Fatalf("Valid(%q) = %v, errorPos = %d", data, Valid(data), pos)
-		}
+		require.LessOrEqual(t, pos, len(data), "errorPos(%q) beyond the input", data)
+		require.Equal(t, pos < 0, Valid(data), "Valid(%q), errorPos = %d", data, pos)
 		var p Parser
 		v, err := p.Parse(data)
 		if err != nil {
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Pos != pos || se.TooDeep != deep {
-				t.Fatalf("Parse(%q) error %v, errorPos = %d, %v", data, err, pos, deep)
-			}
+			require.ErrorAs(t, err, &se, "Parse(%q)", data)
+			require.Equal(t, pos, se.Pos, "Parse(%q) error %v: position, against errorPos", data, err)
+			require.Equal(t, deep, se.TooDeep, "Parse(%q) error %v: too deep, against errorPos", data, err)
 			return
 		}
-		if pos >= 0 {
-			t.Fatalf("Parse(%q) succeeded, errorPos = %d", data, pos)
-		}
+		require.Negative(t, pos, "Parse(%q) succeeded, errorPos = %d", data, pos)
 		if !utf8.Valid(data) {
 			return
 		}
 		var want any
-		if err := unmarshalAny(data, &want); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, rebuild(t, &p, data, v)); diff != "" {
-			t.Fatalf("Parse(%q): tape differs from encoding/json (-want +got):\n%s", data, diff)
-		}
+		require.NoError(t, unmarshalAny(data, &want), "encoding/json on %q", data)
+		require.Empty(t, cmp.Diff(want, rebuild(t, &p, data, v)), "Parse(%q): tape differs from encoding/json (-want +got)", data)
 	})
+}
+
+// scanResult is what TestStringScan compares: the end of the string (0
+// when it fails), whether it has an escape, and where it fails (-1 when it
+// does not).
+type scanResult struct {
+	End     int
+	Escaped bool
+	Bad     int
 }
 
 // TestStringScan compares the word-at-a-time string scan with a byte loop,
@@ -246,9 +220,12 @@ func TestStringScan(t *testing.T) {
 						if p.bad >= 0 {
 							end = 0
 						}
-						if end != wantEnd || p.bad != wantBad || (wantBad < 0 && esc != wantEsc) {
-							t.Fatalf("string(%q) = %d, %v, bad %d; want %d, %v, bad %d", data, end, esc, p.bad, wantEnd, wantEsc, wantBad)
+						got, want := scanResult{end, esc, p.bad}, scanResult{wantEnd, wantEsc, wantBad}
+						if wantBad >= 0 {
+							// The escape flag means nothing once the string failed.
+							got.Escaped, want.Escaped = false, false
 						}
+						require.Equal(t, want, got, "string(%q)", data)
 					}
 				}
 			}
@@ -284,8 +261,10 @@ func TestStringEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		end, esc, ok := StringEnd([]byte(tt.in), 0)
-		if ok != tt.ok || esc != tt.esc || (ok && end != tt.end) {
-			t.Errorf("StringEnd(%q) = %d, %v, %v; want %d, %v, %v", tt.in, end, esc, ok, tt.end, tt.esc, tt.ok)
+		assert.Equal(t, tt.ok, ok, "StringEnd(%q): ok", tt.in)
+		assert.Equal(t, tt.esc, esc, "StringEnd(%q): escaped", tt.in)
+		if ok {
+			assert.Equal(t, tt.end, end, "StringEnd(%q): end", tt.in)
 		}
 	}
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // rfcDoc is the example document of RFC 6901, section 5.
@@ -61,15 +64,10 @@ func TestPointerRFC6901(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw, off, kind, token, code := p.Eval(doc, []byte(tt.ptr))
-			if code != PointerOK {
-				t.Fatalf("Eval(%q) failed: code %d at token %d", tt.ptr, code, token)
-			}
-			if string(raw) != tt.want || kind != tt.kind {
-				t.Fatalf("Eval(%q) = %q kind %d, want %q kind %d", tt.ptr, raw, kind, tt.want, tt.kind)
-			}
-			if !bytes.Equal(doc[off:off+len(raw)], raw) {
-				t.Fatalf("offset %d does not locate %q", off, raw)
-			}
+			require.Equal(t, PointerOK, code, "Eval(%q) failed at token %d", tt.ptr, token)
+			require.Equal(t, tt.want, string(raw), "Eval(%q)", tt.ptr)
+			require.Equal(t, tt.kind, kind, "Eval(%q): kind", tt.ptr)
+			require.Equal(t, string(raw), string(doc[off:off+len(raw)]), "Eval(%q): offset %d does not locate the target", tt.ptr, off)
 		})
 	}
 }
@@ -104,30 +102,25 @@ func TestPointerErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw, _, _, token, code := p.Eval([]byte(doc), []byte(tt.ptr))
-			if code != tt.code || token != tt.token {
-				t.Fatalf("Eval(%q) = %q code %d token %d, want code %d token %d", tt.ptr, raw, code, token, tt.code, tt.token)
-			}
+			assert.Equal(t, tt.code, code, "Eval(%q) = %q: code", tt.ptr, raw)
+			assert.Equal(t, tt.token, token, "Eval(%q) = %q: token", tt.ptr, raw)
 		})
 	}
 	t.Run("escaped key", func(t *testing.T) {
 		raw, _, _, _, code := p.Eval([]byte(doc), []byte("/e\u0301"))
-		if code != PointerOK || string(raw) != "1" {
-			t.Fatalf("got %q code %d", raw, code)
-		}
+		require.Equal(t, PointerOK, code, "Eval: code")
+		require.Equal(t, "1", string(raw), "Eval")
 	})
 	t.Run("duplicate key takes the first", func(t *testing.T) {
 		raw, _, _, _, code := p.Eval([]byte(doc), []byte("/k/k"))
-		if code != PointerOK || string(raw) != "1" {
-			t.Fatalf("got %q code %d", raw, code)
-		}
+		require.Equal(t, PointerOK, code, "Eval: code")
+		require.Equal(t, "1", string(raw), "Eval")
 	})
 	t.Run("bad document", func(t *testing.T) {
 		// Damage before the target is reported; Eval does not look past it.
 		for _, d := range []string{``, `   `, `{"a":`, `{"a" 1}`, `[1,`, `{"b":1,`, `{"b":"x\"}`, `{"b":[}`} {
 			_, _, _, _, code := p.Eval([]byte(d), []byte("/a"))
-			if code == PointerOK {
-				t.Errorf("Eval(%q, /a) succeeded", d)
-			}
+			assert.NotEqual(t, PointerOK, code, "Eval(%q, /a) succeeded", d)
 		}
 	})
 }
@@ -154,9 +147,7 @@ func TestValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Valid([]byte(tt.doc)); got != tt.want {
-				t.Fatalf("Valid = %v, want %v", got, tt.want)
-			}
+			assert.Equal(t, tt.want, Valid([]byte(tt.doc)), "Valid")
 		})
 	}
 }
@@ -180,15 +171,12 @@ func TestUnescape(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := AppendUnescaped(nil, []byte(tt.in))
-			if string(got) != tt.want || ok != tt.ok {
-				t.Fatalf("AppendUnescaped(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			assert.Equal(t, tt.want, string(got), "AppendUnescaped(%q)", tt.in)
+			assert.Equal(t, tt.ok, ok, "AppendUnescaped(%q): ok", tt.in)
+			if tt.ok {
+				assert.True(t, KeyEqual([]byte(tt.in), tt.want), "KeyEqual(%q, %q)", tt.in, tt.want)
 			}
-			if tt.ok && !KeyEqual([]byte(tt.in), tt.want) {
-				t.Fatalf("KeyEqual(%q, %q) = false", tt.in, tt.want)
-			}
-			if KeyEqual([]byte(tt.in), tt.want+"x") {
-				t.Fatalf("KeyEqual(%q, %q) = true", tt.in, tt.want+"x")
-			}
+			assert.False(t, KeyEqual([]byte(tt.in), tt.want+"x"), "KeyEqual(%q, %q)", tt.in, tt.want+"x")
 		})
 	}
 }
@@ -196,30 +184,22 @@ func TestUnescape(t *testing.T) {
 func TestCursor(t *testing.T) {
 	doc := []byte(` { "a" : [ 1 , "x" , { } ] , "b\u0021" : null } `)
 	c, k := Open(doc, 0)
-	if k != KindObject {
-		t.Fatalf("kind %d", k)
-	}
+	require.Equal(t, KindObject, k, "Open: kind")
 	var keys, vals []string
 	for {
 		key, val, off, ok := c.NextMember()
 		if !ok {
 			break
 		}
-		if !bytes.Equal(doc[off:off+len(val)], val) {
-			t.Fatalf("offset %d does not locate %q", off, val)
-		}
+		require.Equal(t, string(val), string(doc[off:off+len(val)]), "member %q: offset %d does not locate the value", key, off)
 		keys, vals = append(keys, string(key)), append(vals, string(val))
 	}
-	if want := []string{"a", `b\u0021`}; !reflect.DeepEqual(keys, want) {
-		t.Fatalf("keys %q, want %q", keys, want)
-	}
-	if want := []string{`[ 1 , "x" , { } ]`, "null"}; !reflect.DeepEqual(vals, want) {
-		t.Fatalf("values %q, want %q", vals, want)
-	}
+	assert.Empty(t, cmp.Diff([]string{"a", `b\u0021`}, keys), "NextMember keys (-want +got)")
+	assert.Empty(t, cmp.Diff([]string{`[ 1 , "x" , { } ]`, "null"}, vals), "NextMember values (-want +got)")
 	v, off, ok := Member(doc, 0, "b!")
-	if !ok || string(v) != "null" || off != bytes.Index(doc, []byte("null")) {
-		t.Fatalf("Member b! = %q %d %v", v, off, ok)
-	}
+	require.True(t, ok, "Member b! not found")
+	assert.Equal(t, "null", string(v), "Member b!")
+	assert.Equal(t, bytes.Index(doc, []byte("null")), off, "Member b!: offset")
 	arr, _, _ := Member(doc, 0, "a")
 	c, _ = Open(arr, 0)
 	var elems []string
@@ -230,9 +210,7 @@ func TestCursor(t *testing.T) {
 		}
 		elems = append(elems, string(e))
 	}
-	if want := []string{"1", `"x"`, "{ }"}; !reflect.DeepEqual(elems, want) {
-		t.Fatalf("elements %q, want %q", elems, want)
-	}
+	assert.Empty(t, cmp.Diff([]string{"1", `"x"`, "{ }"}, elems), "NextElement (-want +got)")
 }
 
 // refNode is a JSON value decoded by encoding/json's tokenizer, keeping
@@ -360,31 +338,26 @@ func FuzzPointer(f *testing.F) {
 		var p Pointer
 		raw, off, kind, token, code := p.Eval(doc, []byte(ptr))
 		if code == PointerOK {
-			if off < 0 || off+len(raw) > len(doc) || !bytes.Equal(doc[off:off+len(raw)], raw) {
-				t.Fatalf("target %q at %d is not in the document", raw, off)
-			}
-			if len(raw) == 0 || kind != KindOf(raw[0]) {
-				t.Fatalf("target %q has kind %d", raw, kind)
-			}
-		} else if token < -1 || token > strings.Count(ptr, "/")+strings.Count(ptr, "%") {
-			t.Fatalf("token %d out of range for %q", token, ptr)
+			require.GreaterOrEqual(t, off, 0, "Eval(%q) = %q: offset", ptr, raw)
+			require.LessOrEqual(t, off+len(raw), len(doc), "Eval(%q) = %q at %d: past the document's end", ptr, raw, off)
+			require.Equal(t, string(raw), string(doc[off:off+len(raw)]), "Eval(%q): target at %d is not in the document", ptr, off)
+			require.NotEmpty(t, raw, "Eval(%q): target", ptr)
+			require.Equal(t, KindOf(raw[0]), kind, "Eval(%q) = %q: kind", ptr, raw)
+		} else {
+			require.GreaterOrEqual(t, token, -1, "Eval(%q) code %d: token", ptr, code)
+			require.LessOrEqual(t, token, strings.Count(ptr, "/")+strings.Count(ptr, "%"), "Eval(%q) code %d: token past the pointer's", ptr, code)
 		}
 		if !Valid(doc) || !utf8.Valid(doc) || !utf8.ValidString(ptr) || strings.HasPrefix(ptr, "#") {
 			return
 		}
 		ref, ok := refParse(doc)
-		if !ok {
-			t.Fatalf("Valid(%q) but encoding/json rejects it", doc)
-		}
+		require.True(t, ok, "Valid(%q) but encoding/json rejects it", doc)
 		want, found := refEval(ref, ptr)
-		if found != (code == PointerOK) {
-			t.Fatalf("Eval(%q) code %d, reference found=%v", ptr, code, found)
-		}
+		require.Equal(t, found, code == PointerOK, "Eval(%q) code %d: found, against the reference", ptr, code)
 		if found {
 			got, ok := refParse(raw)
-			if !ok || !reflect.DeepEqual(got, want) {
-				t.Fatalf("Eval(%q) = %q, reference disagrees", ptr, raw)
-			}
+			require.True(t, ok, "Eval(%q) = %q, which encoding/json rejects", ptr, raw)
+			require.Empty(t, cmp.Diff(want, got, cmp.AllowUnexported(refNode{})), "Eval(%q) = %q, against the reference (-want +got)", ptr, raw)
 		}
 	})
 }
