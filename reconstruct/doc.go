@@ -8,6 +8,11 @@
 //
 // # Three ways in
 //
+// Over HTTP, the front door is httpstream.Client: it sends a message or
+// subscribes to a task, resubscribes after a drop or a silent connection,
+// and hands out one uncut run as an iterator of [Update] values plus its
+// [Result].
+//
 // [Read] reads a whole stream from an io.Reader into a [Result]; package
 // reconstruct/httpstream does the same with the *http.Response of a
 // streaming call, after turning an error response (a non-2xx status, or a

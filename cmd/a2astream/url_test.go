@@ -593,3 +593,38 @@ func TestUnreachable(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want %d", got.code, got.stderr, exitIO)
 	}
 }
+
+// TestFramesAcrossResubscription checks --frames in URL mode when the
+// connection is cut inside a frame: the whole frames of both connections
+// are shown, the cut one is not, and the offsets go on across them.
+func TestFramesAcrossResubscription(t *testing.T) {
+	data := sample(t, "completed.sse")
+	p := planCut(t, data, 8, false)
+	a := newAgent(t, reply{body: p.firstPart(), cut: true}, reply{body: p.rest()})
+	got := runWith(t, []string{"--frames", "--retry-delay", "1ms", "-m", "x", a.url()}, nil, nil)
+	if got.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", got.code, got.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
+	if want := p.cut + 1 + len(p.frames) - p.replay; len(lines) != want {
+		t.Fatalf("%d frames, want %d:\n%s", len(lines), want, got.stdout)
+	}
+	prev := int64(-1)
+	for i, l := range lines {
+		var f frameDoc
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, l)
+		}
+		if f.Offset <= prev {
+			t.Errorf("line %d: offset %d after %d", i+1, f.Offset, prev)
+		}
+		prev = f.Offset
+	}
+	// The snapshot starts the second connection, where the bytes of the
+	// first one end.
+	var snap frameDoc
+	json.Unmarshal([]byte(lines[p.cut]), &snap)
+	if want := int64(len(p.firstPart())); snap.Offset != want {
+		t.Errorf("the subscription's first frame at offset %d, want %d", snap.Offset, want)
+	}
+}

@@ -773,3 +773,25 @@ func TestClientErrors(t *testing.T) {
 		assert.False(t, errors.Is(err, reconstruct.ErrTruncated))
 	})
 }
+
+// failWriter fails every write.
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// TestClientTeeFails checks that a Tee that fails ends the run with its
+// error as the cause, without a resubscription.
+func TestClientTeeFails(t *testing.T) {
+	head, _ := firstFrames(t, 3)
+	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+		sse(w, head)
+		a.stall(r)
+	})
+	disk := errors.New("disk full")
+	run, err := (&httpstream.Client{BaseURL: a.base(), Tee: failWriter{disk}}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	require.NoError(t, err)
+	_, err = run.Wait()
+	require.ErrorIs(t, err, disk)
+	require.ErrorIs(t, err, reconstruct.ErrTruncated)
+	assert.Len(t, a.requests(), 1)
+}
