@@ -1,0 +1,160 @@
+package httpstream_test
+
+// This file keeps the Go blocks of the repository's README.md true: a block
+// that is a whole program (it starts with "package main") must build against
+// this module, and any other block must be lines of one of the module's
+// runnable Examples, which go test compiles and runs.
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// goBlocks returns the contents of the README's ```go fenced blocks.
+func goBlocks(readme []byte) []string {
+	var blocks []string
+	var cur []string
+	in := false
+	for _, line := range strings.Split(string(readme), "\n") {
+		switch {
+		case !in && strings.TrimSpace(line) == "```go":
+			in, cur = true, nil
+		case in && strings.TrimSpace(line) == "```":
+			in = false
+			blocks = append(blocks, strings.Join(cur, "\n"))
+		case in:
+			cur = append(cur, line)
+		}
+	}
+	return blocks
+}
+
+// codeLines returns the lines of src with their indentation trimmed and
+// without blank lines, so that a README fragment written at column 0
+// matches the same lines indented inside an Example function.
+func codeLines(src string) []string {
+	var out []string
+	for _, line := range strings.Split(src, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// containsLines reports whether want occurs as consecutive lines of have.
+func containsLines(have, want []string) bool {
+	for i := 0; i+len(want) <= len(have); i++ {
+		j := 0
+		for j < len(want) && have[i+j] == want[j] {
+			j++
+		}
+		if j == len(want) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleFiles returns the lines of every test file of the module that
+// holds a runnable Example, by path.
+func exampleFiles(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	files := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "bench" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(src, []byte("\nfunc Example")) && bytes.Contains(src, []byte("// Output:")) {
+			files[path] = codeLines(string(src))
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return files
+}
+
+// buildProgram builds src as the main package of a throwaway module that
+// requires this one from root, offline.
+func buildProgram(t *testing.T, root, src string) {
+	t.Helper()
+	abs, err := filepath.Abs(root)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	gomod := "module readme\n\ngo 1.24\n\nrequire github.com/a2astream/a2astream v0.0.0\n\nreplace github.com/a2astream/a2astream => " + abs + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	sum, err := os.ReadFile(filepath.Join(abs, "go.sum"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644))
+	cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the README's program does not build:\n%s\n%s", out, src)
+}
+
+func TestREADMEGoBlocks(t *testing.T) {
+	const root = "../.."
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	blocks := goBlocks(readme)
+	require.NotEmpty(t, blocks, "README.md has no Go block")
+	examples := exampleFiles(t, root)
+	require.NotEmpty(t, examples)
+	programs := 0
+	for i, block := range blocks {
+		first := codeLines(block)
+		require.NotEmpty(t, first, "block %d is empty", i+1)
+		t.Run(first[0], func(t *testing.T) {
+			if first[0] == "package main" {
+				programs++
+				buildProgram(t, root, block)
+				return
+			}
+			for _, lines := range examples {
+				if containsLines(lines, first) {
+					return
+				}
+			}
+			t.Errorf("README block %d is neither a program nor lines of a runnable Example:\n%s", i+1, block)
+		})
+	}
+	require.NotZero(t, programs, "the README shows no whole program")
+}
+
+func TestContainsLines(t *testing.T) {
+	have := codeLines("func ExampleX() {\n\ta := 1\n\n\tb := a\n\tfmt.Println(b)\n}")
+	tests := []struct {
+		name string
+		want string
+		ok   bool
+	}{
+		{"consecutive lines, other indentation", "a := 1\nb := a", true},
+		{"blank lines ignored", "b := a\n\n\nfmt.Println(b)", true},
+		{"lines out of order", "b := a\na := 1", false},
+		{"a line changed", "a := 2\nb := a", false},
+		{"longer than the file", "a := 1\nb := a\nfmt.Println(b)\n}\nx", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.ok, containsLines(have, codeLines(tt.want)))
+		})
+	}
+}
