@@ -68,9 +68,11 @@
 // # Limits and errors
 //
 // Options.MaxEventSize (default [DefaultMaxEventSize], 16 MiB; 0 means the
-// default, never unlimited) caps one event. A larger event is skipped and
-// reported as a *[SyntaxError] wrapping [ErrEventTooLarge] with its offset
-// and size; calling Next again reads the next event normally. A Lexer holds
+// default, never unlimited) caps one event. A larger event is reported as
+// soon as it passes the limit, not when it ends (nor never, when it does
+// not), as a *[SyntaxError] wrapping [ErrEventTooLarge] with its offset and
+// Size MaxEventSize+1, and skipped to its end; calling Next again reads the
+// next event normally. A Lexer holds
 // at most MaxEventSize bytes of one event plus the chunk being written; a
 // Reader at most MaxEventSize plus its 32 KiB read buffer. Every other error
 // is final and sticky: io.ErrUnexpectedEOF for a stream cut inside an

@@ -12,8 +12,9 @@ import (
 // io.ErrUnexpectedEOF as the wrapped error, and a reader that keeps returning
 // no data and no error with io.ErrNoProgress.
 var (
-	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. The
-	// event was skipped and reading continues with the next one.
+	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. It is
+	// reported as soon as the event passes the limit; the event is skipped
+	// to its end and reading continues with the next one.
 	ErrEventTooLarge = errors.New("parser: event exceeds MaxEventSize")
 	// ErrBufferFull is returned by Lexer.Write, with nothing written, when
 	// more than MaxEventSize bytes are already buffered unread: call Next
@@ -79,7 +80,8 @@ type SyntaxError struct {
 	// "artifactUpdate.artifact.parts[0].text"; "" when none applies.
 	Field string
 	// Size is the number of bytes concerned: those dropped by a cut stream,
-	// or the length of an oversized event (at least MaxEventSize+1); 0 when
+	// or, for an oversized event, MaxEventSize+1 (it is reported when it
+	// passes the limit, before its length is known); 0 when
 	// it does not apply.
 	Size int64
 	// Err is the underlying error, one of the package's sentinels or an

@@ -81,7 +81,7 @@ func ExampleReader_Next() {
 	}
 	// Output:
 	// small
-	// parser: at byte 13, 107 bytes: parser: event exceeds MaxEventSize
+	// parser: at byte 13, 65 bytes: parser: event exceeds MaxEventSize
 	// after
 }
 

@@ -35,8 +35,8 @@ type Options struct {
 	// lines with their line ends, from the first line that is not a comment
 	// to the blank line that ends it (excluded). A comment line outside an
 	// event is capped at MaxEventSize bytes as well. A larger event is
-	// skipped and reported with [ErrEventTooLarge]; the next event is read
-	// normally. 0 or a negative value means [DefaultMaxEventSize], never
+	// reported with [ErrEventTooLarge] as soon as it passes the limit, and
+	// skipped to its end; the next event is read normally. 0 or a negative value means [DefaultMaxEventSize], never
 	// unlimited.
 	MaxEventSize int
 	// OnComment, when not nil, is called with the text of every comment
@@ -222,8 +222,9 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 // at the clean end of the stream), or an error.
 //
 // An event larger than MaxEventSize stops Next with Err returning a
-// *[SyntaxError] wrapping [ErrEventTooLarge]; calling Next again continues
-// with the events after it. After Close, the error for a stream cut inside
+// *[SyntaxError] wrapping [ErrEventTooLarge], once, as soon as the bytes
+// written pass the limit (the event need not have ended); calling Next
+// again skips the rest of it and continues with the events after it. After Close, the error for a stream cut inside
 // an event is returned once every complete frame has been, and it is
 // sticky.
 func (lx *Lexer) Next() bool {
@@ -664,16 +665,17 @@ func (lx *Lexer) stripBOM() bool {
 
 // partial is called when the buffered input ends inside a line. It bounds
 // the memory held: an event or comment line that already exceeds max is
-// switched to skipping, and while skipping the line's bytes are dropped.
+// reported and switched to skipping, and while skipping the line's bytes
+// are dropped (after Close, end drops them).
 func (lx *Lexer) partial() {
-	if lx.closed {
-		return
-	}
 	if lx.skip == skipNone {
 		if len(lx.buf)-lx.start <= lx.max {
 			return
 		}
 		lx.startSkip(lx.cur)
+	}
+	if lx.closed {
+		return
 	}
 	if lx.cur < len(lx.buf) {
 		lx.skipMid = true
@@ -687,6 +689,11 @@ func (lx *Lexer) partial() {
 func (lx *Lexer) end() bool {
 	if !lx.closed {
 		lx.drained = true
+		return false
+	}
+	if lx.err != nil {
+		// partial has just reported an oversized event: the verdict
+		// comes with the next call.
 		return false
 	}
 	if !lx.verdict {
@@ -742,18 +749,15 @@ func (lx *Lexer) line(ls, e, next int) bool {
 		blank := e == ls && !lx.skipMid
 		lx.skipMid = false
 		lx.start = next
-		switch {
-		case lx.skip == skipLine:
-			lx.endSkip(e)
-		case blank:
-			lx.endSkip(ls)
+		if lx.skip == skipLine || blank {
+			lx.skip = skipNone
 		}
 		return false
 	}
 	if e == ls {
 		if lx.pending && ls-lx.start > lx.max {
 			lx.startSkip(ls)
-			lx.endSkip(ls)
+			lx.skip = skipNone
 			lx.start = next
 			return false
 		}
@@ -763,7 +767,7 @@ func (lx *Lexer) line(ls, e, next int) bool {
 		lx.startSkip(ls)
 		lx.start = next
 		if lx.skip == skipLine {
-			lx.endSkip(e)
+			lx.skip = skipNone
 		}
 		return false
 	}
@@ -940,8 +944,9 @@ func (lx *Lexer) clearPending() {
 	lx.retry, lx.hasRetry = 0, false
 }
 
-// startSkip starts skipping the oversized event, or comment line, that
-// includes the line starting at ls. None of the event's fields take effect.
+// startSkip reports the oversized event, or comment line, that includes
+// the line starting at ls, as soon as it has passed max, and starts
+// skipping it to its end. None of the event's fields take effect.
 func (lx *Lexer) startSkip(ls int) {
 	if lx.pending {
 		lx.skip = skipEvent
@@ -954,14 +959,9 @@ func (lx *Lexer) startSkip(ls int) {
 		lx.skipOff = lx.base + int64(ls)
 	}
 	lx.clearPending()
-}
-
-// endSkip ends the skip at buf[end] and reports the oversized event.
-func (lx *Lexer) endSkip(end int) {
-	lx.skip = skipNone
 	lx.err = &SyntaxError{
 		Offset: lx.skipOff,
-		Size:   lx.base + int64(end) - lx.skipOff,
+		Size:   int64(lx.max) + 1,
 		ID:     string(lx.LastEventID()),
 		Pos:    -1,
 		Err:    ErrEventTooLarge,

@@ -346,7 +346,7 @@ var lexCases = []lexCase{
 		name: "an oversized event made of several lines sets no field",
 		in:   "id: 1\ndata: a\n\nid: 2\nevent: x\ndata: 0123\ndata: 4567\n\ndata: ok\n\n",
 		max:  20,
-		want: []string{`@0 message id="1" data="a"`, `too-large @15 +37 id="1"`, `@53 message id="1" data="ok"`},
+		want: []string{`@0 message id="1" data="a"`, `too-large @15 +21 id="1"`, `@53 message id="1" data="ok"`},
 		last: "1",
 	},
 	{
@@ -359,13 +359,13 @@ var lexCases = []lexCase{
 		name: "an oversized comment line is skipped alone",
 		in:   ": 0123456789abcdef\ndata: ok\n\n",
 		max:  16,
-		want: []string{`too-large @0 +18 id=""`, `@19 message id="" data="ok"`},
+		want: []string{`too-large @0 +17 id=""`, `@19 message id="" data="ok"`},
 	},
 	{
 		name: "a stream cut inside an oversized event",
 		in:   "data: a\n\ndata: 0123456789abcdef",
 		max:  16,
-		want: []string{`@0 message id="" data="a"`, `cut @9 +22 id=""`},
+		want: []string{`@0 message id="" data="a"`, `too-large @9 +17 id=""`, `cut @9 +22 id=""`},
 	},
 	{
 		name: "two oversized events in a row",
@@ -765,7 +765,8 @@ func TestLexerWriteErrors(t *testing.T) {
 }
 
 // TestLexerMemoryBound feeds a 4 MiB event, then a normal one, in 4 KiB
-// chunks to a Lexer limited to 64 KiB: the event is reported, the next is
+// chunks to a Lexer limited to 64 KiB: the event is reported (when it
+// passes the limit, with Size the limit plus one), the next is
 // read, and the Lexer never holds more than the limit plus one chunk (and
 // its growth slack).
 func TestLexerMemoryBound(t *testing.T) {
@@ -794,7 +795,7 @@ func TestLexerMemoryBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		fmt.Sprintf(`too-large @0 +%d id=""`, len(big)-1),
+		fmt.Sprintf(`too-large @0 +%d id=""`, limit+1),
 		fmt.Sprintf(`@%d message id="2" data="next"`, len(big)),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -41,9 +41,9 @@ func NewReader(r io.Reader, opts *Options) *Reader {
 // the underlying reader as needed, and reports whether there is one. When
 // it returns false, Err says why: nil at the clean end of the stream.
 //
-// Like [Lexer.Next], Next stops on an event larger than MaxEventSize, with
-// Err returning a *[SyntaxError] wrapping [ErrEventTooLarge], and may be
-// called again to continue after it. Every other error is final: a stream
+// Like [Lexer.Next], Next stops on an event larger than MaxEventSize as
+// soon as it passes the limit, with Err returning a *[SyntaxError] wrapping
+// [ErrEventTooLarge], and may be called again to continue after it. Every other error is final: a stream
 // cut inside an event (io.ErrUnexpectedEOF), a read error, or a reader that
 // returned no data and no error 100 times in a row (io.ErrNoProgress), each
 // wrapped in a *SyntaxError that says where.

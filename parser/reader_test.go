@@ -226,7 +226,7 @@ func TestReaderMemoryBound(t *testing.T) {
 			}
 			got = append(got, errRecord(r.Err()))
 		}
-		want := []string{fmt.Sprintf(`too-large @0 +%d id=""`, len(big)-1), "small"}
+		want := []string{fmt.Sprintf(`too-large @0 +%d id=""`, limit+1), "small"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
