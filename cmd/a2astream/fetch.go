@@ -172,10 +172,10 @@ func (r *runner) tellEnd(run *httpstream.Run) {
 	case r.cfg.noResume:
 	case !r.canSubscribe():
 		r.out.note(why + " before the run ended; a GET stream cannot be resubscribed")
+	case r.attempts > 0 && r.attempts >= r.cfg.retries:
+		r.out.note(why + " before the run ended; giving up after " + strconv.Itoa(r.attempts) + " resubscription" + plural(r.attempts))
 	case trunc.TaskID == "":
 		r.out.note(why + " before the run ended, and before any event named the task")
-	case r.attempts >= r.cfg.retries:
-		r.out.note(why + " before the run ended; giving up after " + strconv.Itoa(r.attempts) + " resubscription" + plural(r.attempts))
 	}
 }
 

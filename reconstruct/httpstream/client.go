@@ -231,18 +231,19 @@ func (c *Client) SendMessage(ctx context.Context, m *Message) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.start(ctx, req, "")
+	return c.start(ctx, req, m.TaskID, "")
 }
 
 // Subscribe follows the task taskID with tasks/{id}:subscribe (or
 // SubscribeToTask), sending lastEventID as Last-Event-ID unless it is "".
-// Its run and errors are SendMessage's.
+// Its run and errors are SendMessage's; a drop before any event
+// resubscribes with taskID and lastEventID.
 func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Run, error) {
 	req, err := c.subscribeRequest(taskID)
 	if err != nil {
 		return nil, err
 	}
-	return c.start(ctx, req, lastEventID)
+	return c.start(ctx, req, taskID, lastEventID)
 }
 
 // Open sends req, a streaming call the caller built (a raw request body, a
@@ -250,7 +251,7 @@ func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Ru
 // and reads its response as the run. After a drop it resubscribes at
 // BaseURL, unless BaseURL is "". Its run and errors are SendMessage's.
 func (c *Client) Open(ctx context.Context, req *http.Request) (*Run, error) {
-	return c.start(ctx, req, "")
+	return c.start(ctx, req, "", "")
 }
 
 // base returns BaseURL without a trailing slash.
@@ -310,9 +311,10 @@ func (c *Client) httpClient() *http.Client {
 	return http.DefaultClient
 }
 
-// start makes the run's first request.
-func (c *Client) start(ctx context.Context, req *http.Request, lastID string) (*Run, error) {
-	r := &Run{c: c, s: reconstruct.NewStream(c.Options)}
+// start makes the run's first request; taskID and lastID are what the
+// caller named, for a resubscription before the stream names them.
+func (c *Client) start(ctx context.Context, req *http.Request, taskID, lastID string) (*Run, error) {
+	r := &Run{c: c, s: reconstruct.NewStream(c.Options), taskID: taskID, lastID: lastID}
 	r.idle = positive(c.IdleTimeout, DefaultIdleTimeout)
 	r.retries = c.Retries
 	if r.retries == 0 {
@@ -374,6 +376,9 @@ type Run struct {
 	maxDelay time.Duration
 	jitter   float64
 	attempts int // resubscriptions made
+	// taskID and lastID are the task and Last-Event-ID the caller named,
+	// used until the stream names its own.
+	taskID, lastID string
 
 	used atomic.Bool // Updates was ranged over
 
@@ -637,11 +642,17 @@ func (r *Run) resubscribe(readErr error) error {
 			return context.Cause(r.ctx)
 		}
 		taskID := r.s.TaskID()
+		if taskID == "" {
+			taskID = r.taskID
+		}
 		if r.retries < 0 || r.c.BaseURL == "" || taskID == "" || r.attempts >= r.retries {
 			return readErr
 		}
 		r.attempts++
 		lastID := string(r.s.LastEventID())
+		if lastID == "" {
+			lastID = r.lastID
+		}
 		d := r.backoff()
 		if r.c.OnResubscribe != nil {
 			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: taskID, LastEventID: lastID, Err: readErr})

@@ -795,3 +795,30 @@ func TestClientTeeFails(t *testing.T) {
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
 	assert.Len(t, a.requests(), 1)
 }
+
+// TestClientSubscribeDropBeforeEvents drops a subscription before its
+// first event: the run resubscribes with the task id and Last-Event-ID it
+// was given, and completes.
+func TestClientSubscribeDropBeforeEvents(t *testing.T) {
+	completed, err := testdata.Streams.ReadFile("completed.sse")
+	require.NoError(t, err)
+	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			sse(w, []byte(": keep-alive\n\n"))
+			drop(t, w)
+			return
+		}
+		sse(w, completed)
+	})
+	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).Subscribe(context.Background(), "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "7")
+	require.NoError(t, err)
+	res, err := run.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, parser.TaskStateCompleted, res.State)
+	reqs := a.requests()
+	require.Len(t, reqs, 2)
+	for _, r := range reqs {
+		assert.Equal(t, "/a2a/tasks/task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62:subscribe", r.path)
+		assert.Equal(t, "7", r.header.Get("Last-Event-ID"))
+	}
+}
