@@ -29,11 +29,13 @@ func TestRead(t *testing.T) {
 		body        string
 		apiCode     int64 // the API error's code
 		httpError   bool
+		notStream   bool
 	}{
-		{"REST error document", 404, "application/json", `{"error":{"code":404,"status":"NOT_FOUND","message":"task not found"}}`, 404, false},
-		{"JSON-RPC error with 200", 200, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}`, -32001, false},
-		{"HTML error page", 502, "text/html", `<html>bad gateway</html>`, 0, true},
-		{"event stream", 200, "text/event-stream", string(completed), 0, false},
+		{"REST error document", 404, "application/json", `{"error":{"code":404,"status":"NOT_FOUND","message":"task not found"}}`, 404, false, false},
+		{"JSON-RPC error with 200", 200, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}`, -32001, false, false},
+		{"HTML error page", 502, "text/html", `<html>bad gateway</html>`, 0, true, false},
+		{"HTML page with 200", 200, "text/html", `<html>sign in</html>`, 0, false, true},
+		{"event stream", 200, "text/event-stream", string(completed), 0, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +60,11 @@ func TestRead(t *testing.T) {
 				var api *parser.APIError
 				require.ErrorAs(t, err, &api)
 				assert.Equal(t, tt.apiCode, api.Code)
+			case tt.notStream:
+				var ne *reconstruct.NotEventStreamError
+				require.ErrorAs(t, err, &ne)
+				assert.Equal(t, tt.contentType, ne.ContentType)
+				assert.Equal(t, tt.body, string(ne.Head))
 			case tt.httpError:
 				var he *reconstruct.HTTPError
 				require.ErrorAs(t, err, &he)
