@@ -251,38 +251,59 @@ func TestDiagnosticMessagesArePrefixed(t *testing.T) {
 	}
 }
 
-// Many citations that each read a large part to the end stop being
-// evaluated once MaxScan is spent, instead of reading it again each time.
-func TestScanLimitBoundsWork(t *testing.T) {
+// scanParts cites a data part of 1 MiB, {"pad":"xxx…"}, n times with
+// locator.
+func scanParts(n int, locator string) []citations.Part {
 	data := []byte(`{"pad":"` + strings.Repeat("x", 1<<20) + `"}`)
 	var meta strings.Builder
 	meta.WriteString(`{"citations":[`)
-	const n = 2000
 	for i := range n {
 		if i > 0 {
 			meta.WriteByte(',')
 		}
-		meta.WriteString(`{"data_part_id":"big","offset":0,"locator":"/missing"}`)
+		meta.WriteString(`{"data_part_id":"big","offset":0,"locator":` + locator + `}`)
 	}
 	meta.WriteString(`]}`)
-	parts := []citations.Part{
+	return []citations.Part{
 		{Kind: citations.PartText, Text: []byte("x"), Metadata: []byte(meta.String())},
 		{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"big"}`)},
 	}
-	res := citations.Resolve(parts, citations.Options{})
-	evaluated, limited := 0, 0
+}
+
+// count counts the citations that failed with want and with ErrScanLimit.
+func count(res citations.Result, want error) (evaluated, limited int) {
 	for _, c := range res.Citations {
 		switch {
-		case errors.Is(c.Err, citations.ErrNoMember):
+		case errors.Is(c.Err, want):
 			evaluated++
 		case errors.Is(c.Err, citations.ErrScanLimit):
 			limited++
 		}
 	}
-	// Each failed evaluation is charged the whole part; evaluation stops
-	// once more than DefaultMaxScan bytes were charged.
-	want := citations.DefaultMaxScan/len(data) + 1
+	return evaluated, limited
+}
+
+// Many citations that each read a large string to its end stop being
+// evaluated once MaxScan is spent, instead of reading it again each time;
+// many pointers into the part read it once, and are all evaluated.
+func TestScanLimitBoundsWork(t *testing.T) {
+	const n = 2000
+	// Each line range past the string's one line reads it all.
+	evaluated, limited := count(citations.Resolve(scanParts(n, `{"pointer":"/pad","start":2}`), citations.Options{}), citations.ErrLineRange)
+	// The object is read once (1 MiB and 10 bytes), then each citation is
+	// charged the string (1 MiB); evaluation stops once more than
+	// DefaultMaxScan bytes were charged.
+	want := citations.DefaultMaxScan/(1<<20) - 1
 	if evaluated != want || limited != n-want {
-		t.Fatalf("%d evaluated, %d limited; want %d and %d", evaluated, limited, want, n-want)
+		t.Fatalf("line ranges: %d evaluated, %d limited; want %d and %d", evaluated, limited, want, n-want)
+	}
+	// Pointers and line ranges on the whole data read it once.
+	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{}), citations.ErrNoMember)
+	if evaluated != n || limited != 0 {
+		t.Fatalf("pointers: %d evaluated, %d limited; want %d and 0", evaluated, limited, n)
+	}
+	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{MaxScan: 1 << 20}), citations.ErrNoMember)
+	if evaluated != 1 || limited != n-1 {
+		t.Fatalf("pointers, MaxScan 1 MiB: %d evaluated, %d limited; want 1 and %d", evaluated, limited, n-1)
 	}
 }

@@ -79,7 +79,9 @@
 // ([DefaultMaxCitations] when 0), and the bytes of cited content its
 // locators may read by [Options.MaxScan] ([DefaultMaxScan] when 0), so
 // that thousands of citations deep into a large part cannot stall the
-// caller. JSON nested deeper than 300 levels is invalid. A warm [Resolver] does not allocate on the success path;
+// caller. The Resolver reads each object or array a JSON pointer descends
+// into once per artifact, and finds the lines of a cited text once, so
+// that 10^5 pointers into one 7 MiB data part resolve in one read of it. JSON nested deeper than 300 levels is invalid. A warm [Resolver] does not allocate on the success path;
 // failures allocate their *LocateError.
 //
 // A Resolver must not be used from multiple goroutines at once.

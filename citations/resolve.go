@@ -6,6 +6,7 @@ package citations
 
 import (
 	"bytes"
+	"math"
 	"slices"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
@@ -34,11 +35,14 @@ type Options struct {
 	// reported once with ErrTooManyCitations. 0 means DefaultMaxCitations.
 	MaxCitations int
 	// MaxScan caps the bytes of cited content that locators may read for
-	// one artifact, counted as the distance from the start of the cited
-	// content to the end of the target (the whole content on failure).
-	// Once it is spent, the remaining locators fail with ErrScanLimit,
-	// so that many citations deep into a large part cannot stall the
-	// caller. 0 means DefaultMaxScan.
+	// one artifact. A JSON pointer reads each object or array it descends
+	// into once per artifact, whatever the number of pointers through it
+	// (the Resolver indexes it), and the whole data when it is the empty
+	// pointer; a line range reads its text from the start to the end of
+	// its last line (the whole text on failure). Once it is spent, the
+	// remaining locators fail with ErrScanLimit, so that many citations
+	// deep into a large part cannot stall the caller. 0 means
+	// DefaultMaxScan.
 	MaxScan int
 }
 
@@ -64,6 +68,13 @@ type partInfo struct {
 	state uint8  // dataUnchecked, dataValid, dataInvalid
 	// str is the decoded data string when state is dataString.
 	str []byte
+	// root is the handle of the data in the Resolver's index; 0 until a
+	// pointer descends into it.
+	root int32
+	// lineAt and lineN locate the starts of the lines of the part's text
+	// (a text part's, or a data string's) in the Resolver's lineStarts,
+	// once a line range has cited it: lineN is 0 before.
+	lineAt, lineN int
 }
 
 const (
@@ -87,8 +98,11 @@ type Resolver struct {
 	order  []int32    // scratch of number: citations sorted by target, first of each
 	cites  []Resolved
 	diags  []Diagnostic
-	strs   []byte // decoded JSON strings (ids, locators, string data)
-	ptr    jsonx.Pointer
+	strs   []byte      // decoded JSON strings (ids, locators, string data)
+	index  jsonx.Index // the containers of the data parts that pointers descend into
+	// lineStarts holds the byte offsets of the lines of the texts that
+	// line ranges cite, each text's once.
+	lineStarts []int32
 	// scanned counts the bytes charged to locators in this Resolve;
 	// scanned ≤ MaxScan plus one part's size.
 	scanned int
@@ -117,7 +131,10 @@ func (r *Resolver) Reset(opts Options) {
 	if cap(r.order) > retainLimit/4 {
 		r.order = nil
 	}
-	r.ptr = jsonx.Pointer{}
+	r.index.Reset(retainLimit)
+	if cap(r.lineStarts) > retainLimit/4 {
+		r.lineStarts = nil
+	}
 	r.clear()
 }
 
@@ -137,6 +154,8 @@ func (r *Resolver) clear() {
 	r.cites = r.cites[:0]
 	r.diags = r.diags[:0]
 	r.strs = r.strs[:0]
+	r.index.Reset(1 << 62)
+	r.lineStarts = r.lineStarts[:0]
 	r.scanned = 0
 }
 
@@ -156,8 +175,11 @@ func Resolve(parts []Part, opts Options) Result {
 // The result's slices alias r's buffers and parts, and are valid only
 // until the next call to Resolve or Reset on r, and while parts are
 // unmodified; they must not be modified. Use [Result.Clone] to retain
-// them. The work is linear in the size of the parts, plus
-// O(n log n) in the number of citations n.
+// them. The work is linear in the size of the parts, plus O(n log n) in
+// the number of citations n: each object or array that pointers descend
+// into is read once and indexed (members by key), each text that line
+// ranges cite has its lines found once, so that many citations into one
+// large part do not read it from its start for each.
 func (r *Resolver) Resolve(parts []Part) Result {
 	r.clear()
 	text := r.joinText(parts)
@@ -451,7 +473,7 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 		case loc.Kind == LocatorPointer:
 			c.Err = ErrNotDataPart
 		case loc.Kind == LocatorLines:
-			r.lines(c, p.Text)
+			r.indexedLines(c, p.Text, info)
 		default:
 			c.Target, c.TargetKind = p.Text, ValueText
 		}
@@ -489,20 +511,25 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 			c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
 			return
 		}
-		r.lines(c, info.str)
+		r.indexedLines(c, info.str, info)
 		return
 	case LocatorNone:
-		c.Target, c.TargetKind = whole, valueKind(jsonx.KindOf(whole[0]))
-		c.TargetOffset = 0
-		for c.TargetOffset < len(p.Data) && p.Data[c.TargetOffset] != whole[0] {
-			c.TargetOffset++ // skip the leading whitespace Trim removed
-		}
+		c.Target, c.TargetKind, c.TargetOffset = whole, valueKind(jsonx.KindOf(whole[0])), leadingSpace(p.Data, whole)
 		return
 	}
-	raw, off, kind, token, code := r.ptr.Eval(p.Data, loc.Pointer)
-	r.scanned += len(p.Data)
-	if code == jsonx.PointerOK {
-		r.scanned -= len(p.Data) - off - len(raw)
+	var (
+		raw        []byte
+		off, token int
+		kind       jsonx.Kind
+		code       jsonx.PointerCode
+	)
+	if len(loc.Pointer) == 0 || string(loc.Pointer) == "#" {
+		// The whole data, as no locator designates it: nothing to read.
+		raw, off, kind, code = whole, leadingSpace(p.Data, whole), jsonx.KindOf(whole[0]), jsonx.PointerOK
+	} else {
+		read := r.index.Read
+		raw, off, kind, token, code = r.index.Eval(p.Data, &info.root, loc.Pointer)
+		r.scanned += r.index.Read - read
 	}
 	if code != jsonx.PointerOK {
 		c.Err = &LocateError{Pointer: string(loc.Pointer), Token: token, Err: pointerErr(code)}
@@ -522,6 +549,64 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 		return
 	}
 	c.Target, c.TargetOffset, c.TargetKind = raw, off, valueKind(kind)
+}
+
+// leadingSpace returns the offset of whole, the trimmed value of data, in
+// data: the whitespace Trim removed before it.
+func leadingSpace(data, whole []byte) int {
+	off := 0
+	for off < len(data) && data[off] != whole[0] {
+		off++
+	}
+	return off
+}
+
+// indexedLines is lines for text, the text of a part (info): the starts
+// of its lines are found once, charged once, and every line range into it
+// looks them up. A text of 2 GiB or more is read for each, as lines does.
+func (r *Resolver) indexedLines(c *Resolved, text []byte, info *partInfo) {
+	if len(text) > math.MaxInt32 {
+		r.lines(c, text)
+		return
+	}
+	if info.lineN == 0 {
+		info.lineAt = len(r.lineStarts)
+		if len(text) > 0 {
+			r.lineStarts = append(r.lineStarts, 0)
+		}
+		for i := 0; ; {
+			j := bytes.IndexByte(text[i:], '\n')
+			if j < 0 || i+j+1 >= len(text) {
+				break
+			}
+			i += j + 1
+			r.lineStarts = append(r.lineStarts, int32(i))
+		}
+		r.lineStarts = append(r.lineStarts, int32(len(text))) // the end
+		info.lineN = len(r.lineStarts) - info.lineAt
+		r.scanned += len(text)
+	}
+	starts := r.lineStarts[info.lineAt : info.lineAt+info.lineN]
+	lines := len(starts) - 1
+	first, last := c.Locator.StartLine, c.Locator.EndLine
+	var token int
+	switch {
+	case first < 1 || first > lines:
+		token = 0
+	case last < first || last > lines:
+		token = 1
+	default:
+		start, end := int(starts[first-1]), int(starts[last])
+		if end > start && text[end-1] == '\n' {
+			end-- // the LF that ends the line (not the text's end)
+		}
+		if end > start && text[end-1] == '\r' {
+			end--
+		}
+		c.Target, c.TargetOffset, c.TargetKind = text[start:end], start, ValueText
+		return
+	}
+	c.Err = &LocateError{Pointer: string(c.Locator.AppendText(nil)), Token: token, Err: ErrLineRange}
 }
 
 // lines sets c.Target to the lines loc designates in text.

@@ -3,10 +3,13 @@ package citations_test
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
 )
@@ -364,5 +367,53 @@ func TestSurrogatePairSplitBetweenParts(t *testing.T) {
 	want := citations.Position{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}
 	if got := res.Citations[0].Position; got != want {
 		t.Errorf("Position = %+v, want %+v", got, want)
+	}
+}
+
+// manyPointerParts builds an answer citing one data part n times, each
+// citation a pointer to another of its entries, the data part of about
+// size bytes; it returns the number of entries too. The citation at
+// offset i cites the code of entry i*7919 % entries.
+func manyPointerParts(n, size int) ([]citations.Part, int) {
+	var data strings.Builder
+	data.WriteString(`{"entries":[`)
+	entry := 0
+	for data.Len() < size || entry < n {
+		if entry > 0 {
+			data.WriteByte(',')
+		}
+		fmt.Fprintf(&data, `{"id":"e%d","code":{"system":"http://loinc.org","code":"%d-4"},"note":"%s"}`, entry, entry, strings.Repeat("n", 40))
+		entry++
+	}
+	data.WriteString(`]}`)
+	text := strings.Repeat("x", n)
+	var meta strings.Builder
+	meta.WriteString(`{"citations":[`)
+	for i := range n {
+		if i > 0 {
+			meta.WriteByte(',')
+		}
+		// Spread over the whole part, so that each citation would
+		// have read half of it on average.
+		fmt.Fprintf(&meta, `{"data_part_id":"dp","offset":%d,"locator":"/entries/%d/code/code"}`, i, (i*7919)%entry)
+	}
+	meta.WriteString(`]}`)
+	return []citations.Part{
+		{Kind: citations.PartText, Text: []byte(text), Metadata: []byte(meta.String())},
+		{Kind: citations.PartData, Data: []byte(data.String()), Metadata: []byte(`{"dataPartId":"dp"}`)},
+	}, entry
+}
+
+// Many pointers into one large data part all resolve within the default
+// MaxScan: the part is read once, not from its start for each citation
+// (60,000 citations into 7 MB resolved 10,572 before MaxScan ran out).
+func TestManyPointersIntoOneDataPart(t *testing.T) {
+	parts, entries := manyPointerParts(60000, 7<<20)
+	res := citations.Resolve(parts, citations.Options{})
+	require.Empty(t, res.Diagnostics[:min(3, len(res.Diagnostics))], "%d diagnostics", len(res.Diagnostics))
+	require.Len(t, res.Citations, 60000)
+	for _, c := range res.Citations {
+		require.Equal(t, `"`+strconv.Itoa(c.Offset*7919%entries)+`-4"`, string(c.Target), "citation at %d", c.Offset)
+		require.Equal(t, string(parts[1].Data[c.TargetOffset:c.TargetOffset+len(c.Target)]), string(c.Target))
 	}
 }

@@ -347,6 +347,22 @@ func FuzzPointer(f *testing.F) {
 			require.GreaterOrEqual(t, token, -1, "Eval(%q) code %d: token", ptr, code)
 			require.LessOrEqual(t, token, strings.Count(ptr, "/")+strings.Count(ptr, "%"), "Eval(%q) code %d: token past the pointer's", ptr, code)
 		}
+		if Valid(doc) {
+			// Index gives the same, cold, and warm from a pointer to
+			// the parent and from itself.
+			var x Index
+			var root int32
+			want := indexResult{string(raw), off, kind, token, code}
+			parent := ptr[:max(0, strings.LastIndexByte(ptr, '/'))]
+			for _, p := range []string{ptr, parent, ptr} {
+				r, o, k, tok, c := x.Eval(doc, &root, []byte(p))
+				if p == ptr {
+					if got := (indexResult{string(r), o, k, tok, c}); got != want {
+						t.Fatalf("Index.Eval(%q) = %+v, Pointer.Eval %+v", p, got, want)
+					}
+				}
+			}
+		}
 		if !Valid(doc) || !utf8.Valid(doc) || !utf8.ValidString(ptr) || strings.HasPrefix(ptr, "#") {
 			return
 		}
