@@ -49,7 +49,9 @@ export function createDemoServer() {
         if (!file || !file.endsWith('.sse')) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
         const bytes = await readFile(file);
         const delay = Math.min(Number(url.searchParams.get('delay') ?? 40) || 0, 2000);
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' });
+        // Any origin may read the streams: pages served elsewhere (the bundler
+        // tests' builds) fetch them.
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
         for (const f of frames(bytes)) {
           res.write(f);
           if (delay) await sleep(delay);

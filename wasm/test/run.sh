@@ -4,8 +4,10 @@
 # runs the Go packages' tests compiled for wasip1 on wazero, type-checks
 # a2astream.d.ts, runs the Node tests of the wrapper (imports, size, results
 # byte for byte against the CLI) and the browser test in Debian's headless
-# Chromium (installed when missing). Every step runs; the script fails at
-# the end if any failed. BENCH=1 also runs the benchmark.
+# Chromium (installed when missing), then packs the package and builds it
+# with webpack, Vite and esbuild, each bundle run in that Chromium. Every
+# step runs; the script fails at the end if any failed. BENCH=1 also runs
+# the benchmark.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
@@ -68,6 +70,14 @@ npmci() {
 	}; })
 }
 
+# npmciBundlers installs the bundlers the package is built with, as npmci
+# does; --ignore-scripts: esbuild's postinstall only checks its binary.
+npmciBundlers() {
+	(cd wasm/test/bundlers && { cmp -s package-lock.json node_modules/.a2astream-lock || {
+		npm ci --no-audit --no-fund --ignore-scripts && cp package-lock.json node_modules/.a2astream-lock
+	}; })
+}
+
 # installChromium installs Debian's chromium when it is missing. (The
 # function must not be named chromium: command -v would find the function.)
 installChromium() {
@@ -85,6 +95,8 @@ step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/tes
 step "the npm tarball (npm pack --dry-run)" node --test wasm/test/pack.test.mjs
 step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs
+step "npm ci in test/bundlers (webpack, Vite 7 and 8, esbuild)" npmciBundlers
+step "the packed package built by each bundler, run in Chromium" node --test wasm/test/bundlers/bundlers.test.mjs
 if [ "${BENCH:-0}" = 1 ]; then
 	step "benchmark" node wasm/bench/bench.mjs
 fi
