@@ -12,10 +12,11 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 failed=()
+started=$SECONDS
 step() {
 	local name=$1
 	shift
-	echo "--- wasm: $name"
+	echo "--- wasm [$((SECONDS - started))s]: $name"
 	if ! "$@"; then
 		echo "FAIL wasm: $name" >&2
 		failed+=("$name")
@@ -55,11 +56,22 @@ wazero() {
 }
 
 # gotests runs the packages' tests compiled for wasip1 under wazero, through
-# the exec script Go ships for it.
-gotests() {
+# the exec script Go ships for it. They take a few minutes of CPU and are
+# started in the background (startGotests) while the npm and apt steps
+# wait on the network; gotests waits for them and prints their output.
+startGotests() {
 	PATH="$gobin:$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm go test -count=1 \
 		-exec="$(go env GOROOT)/lib/wasm/go_wasip1_wasm_exec" \
-		./parser/ ./utf8buf/ ./citations/ ./reconstruct/ ./internal/... ./wasm/...
+		./parser/ ./utf8buf/ ./citations/ ./reconstruct/ ./internal/... ./wasm/... >"$tmp/gotests.log" 2>&1 &
+	gotestsPID=$!
+}
+gotestsPID=
+gotests() {
+	[ -n "$gotestsPID" ] || { echo "the tests were not started (wazero missing)" >&2; return 1; }
+	local rc=0
+	wait "$gotestsPID" || rc=$?
+	cat "$tmp/gotests.log"
+	return $rc
 }
 
 # npmci installs the dev dependencies from the lock file, unless the
@@ -87,7 +99,7 @@ installChromium() {
 step "reproducible build" reproducible
 step "linked packages (no encoding/json, syscall/js, net/http, fmt, reflect, time, os)" links
 step "install wazero $wazeroVersion" wazero
-step "Go tests under GOOS=wasip1 on wazero" gotests
+startGotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
 step "README.md's snippets under tsc --strict" node wasm/test/readme.mjs
@@ -97,6 +109,7 @@ step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs
 step "npm ci in test/bundlers (webpack, Vite 7 and 8, esbuild)" npmciBundlers
 step "the packed package built by each bundler, run in Chromium" node --test wasm/test/bundlers/bundlers.test.mjs
+step "Go tests under GOOS=wasip1 on wazero (started after the wazero step)" gotests
 if [ "${BENCH:-0}" = 1 ]; then
 	step "benchmark" node wasm/bench/bench.mjs
 fi
@@ -106,4 +119,4 @@ if [ ${#failed[@]} -gt 0 ]; then
 	printf '  %s\n' "${failed[@]}" >&2
 	exit 1
 fi
-echo "wasm: all steps passed"
+echo "wasm: all steps passed in $((SECONDS - started))s"
