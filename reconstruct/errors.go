@@ -218,7 +218,7 @@ type TruncatedError struct {
 
 // Error describes the truncation, how the stream ended and how to resume:
 //
-//	reconstruct: stream ended in state TASK_STATE_WORKING after 5120 bytes, inside an event (312 bytes dropped), on a read error: connection reset by peer; resubscribe to task "…" with Last-Event-ID "…"
+//	reconstruct: stream ended in state TASK_STATE_WORKING after 5120 bytes, inside an event (312 bytes dropped), cause: connection reset by peer; resubscribe to task "…" with Last-Event-ID "…"
 func (e *TruncatedError) Error() string {
 	b := make([]byte, 0, 200)
 	b = append(b, "reconstruct: stream ended in state "...)
@@ -234,7 +234,7 @@ func (e *TruncatedError) Error() string {
 		b = append(b, ", between events"...)
 	}
 	if e.Cause != nil {
-		b = append(b, ", on a read error: "...)
+		b = append(b, ", cause: "...)
 		b = append(b, e.Cause.Error()...)
 	} else {
 		b = append(b, ", at the end of the input"...)

@@ -374,11 +374,11 @@ func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
 		{"eof inside an event", whole + cutTail, nil, true,
 			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, inside an event (11 bytes dropped), at the end of the input; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
 		{"reset between events", whole, reset, false,
-			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, on a read error: ` + reset.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, cause: ` + reset.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
 		{"idle timeout inside an event", whole + cutTail, idle, true,
-			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, inside an event (11 bytes dropped), on a read error: ` + idle.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, inside an event (11 bytes dropped), cause: ` + idle.Error() + `; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
 		{"deadline between events", whole, context.DeadlineExceeded, false,
-			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, on a read error: context deadline exceeded; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
+			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, cause: context deadline exceeded; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
 		{"io.EOF is a plain end", whole, io.EOF, false,
 			`reconstruct: stream ended in state TASK_STATE_WORKING after %d bytes, between events, at the end of the input; resubscribe to task "` + taskID + `" with Last-Event-ID "m-2"`},
 		{"no task to resubscribe to", "data: {\"art", nil, true,
@@ -427,7 +427,7 @@ func TestTruncatedErrorCauseAs(t *testing.T) {
 	var ne net.Error
 	require.ErrorAs(t, err, &ne)
 	assert.True(t, ne.Timeout())
-	assert.Contains(t, err.Error(), "between events, on a read error: i/o timeout")
+	assert.Contains(t, err.Error(), "between events, cause: i/o timeout")
 }
 
 type timeoutErr struct{}
