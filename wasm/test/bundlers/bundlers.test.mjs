@@ -6,7 +6,8 @@
 // bundlers come from this folder's lock file (npm ci --ignore-scripts).
 // The only setting is the one wasm/README.md names: esbuild does not copy
 // files referenced by new URL(…, import.meta.url), so a2astream.wasm is
-// copied beside the bundle.
+// copied beside the bundle. BUNDLER_LOG=warn shows Vite's warnings (none
+// at the time of writing).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -167,7 +168,7 @@ for (const [label, v] of [['Vite 8', vite], ['Vite 7', vite7]]) {
   test(`${label} build at its defaults`, async () => {
     assert.equal(v.version.split('.')[0], label.split(' ')[1]);
     const dir = project(`vite${v.version}-build`, moduleHTML('/src/main.js'));
-    await v.build({ root: dir, configFile: false, logLevel: 'error', build: { outDir: join(dir, 'dist') } });
+    await v.build({ root: dir, configFile: false, logLevel: process.env.BUNDLER_LOG ?? 'error', build: { outDir: join(dir, 'dist') } });
     const assets = readdirSync(join(dir, 'dist', 'assets'));
     assert.ok(assets.some((f) => f.endsWith('.wasm')), `Vite emitted the module: ${assets}`);
     await check(`${await serveDir(join(dir, 'dist'))}/index.html`);
@@ -175,7 +176,7 @@ for (const [label, v] of [['Vite 8', vite], ['Vite 7', vite7]]) {
 
   test(`${label} dev server at its defaults (the package pre-bundled into .vite/deps), in Chromium`, async () => {
     const dir = project(`vite${v.version}-dev`, moduleHTML('/src/main.js'));
-    const server = await v.createServer({ root: dir, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0 } });
+    const server = await v.createServer({ root: dir, configFile: false, logLevel: process.env.BUNDLER_LOG ?? 'error', server: { host: '127.0.0.1', port: 0 } });
     await server.listen();
     servers.push({ close: () => server.close() });
     await check(`${server.resolvedUrls.local[0]}index.html`);
