@@ -462,7 +462,7 @@ export class Client {
       // alone; the run's abort aborts all.
       const c = new AbortController();
       const stop = () => c.abort(run.signal.reason);
-      run.signal.addEventListener('abort', stop, { once: true });
+      if (run.signal.aborted) stop(); else run.signal.addEventListener('abort', stop, { once: true });
       const idle = { timer: null, touch() {
         if (o.idleTimeout <= 0) return;
         clearTimeout(this.timer);
@@ -471,6 +471,7 @@ export class Client {
       const done = () => { clearTimeout(idle.timer); run.signal.removeEventListener('abort', stop); };
       idle.touch();
       try {
+        if (c.signal.aborted) throw c.signal.reason;
         const resp = await abortable(make(c.signal), c.signal);
         const err = await abortable(engine.checkResponse(resp), c.signal);
         if (err) { resp.body?.cancel().catch(() => {}); throw err; }
@@ -553,11 +554,12 @@ function causeText(e) {
 
 // abortable returns p, rejected with the signal's reason when it aborts first.
 function abortable(p, signal) {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) { Promise.resolve(p).catch(() => {}); return Promise.reject(signal.reason); }
   return new Promise((resolve, reject) => {
     const on = () => reject(signal.reason);
     signal.addEventListener('abort', on, { once: true });
-    Promise.resolve(p).then((v) => { signal.removeEventListener('abort', on); resolve(v); },
+    // A response that comes after the abort is not read: its body is cancelled.
+    Promise.resolve(p).then((v) => { signal.removeEventListener('abort', on); if (signal.aborted) v?.body?.cancel?.().catch(() => {}); resolve(v); },
       (e) => { signal.removeEventListener('abort', on); reject(e); });
   });
 }

@@ -218,3 +218,19 @@ test('open reads a response the caller made, and resubscribes at baseURL', async
   assert.deepEqual(done.result, JSON.parse(cliJSON(join(testdataDir, 'completed.sse'))));
   assert.equal(state.requests[1].headers['last-event-id'], '6');
 });
+
+test('a signal aborted before the call makes no request; the run timeout ends a silent run', async () => {
+  serve('completed.sse', () => ({ frames: 3, how: 'stall' }));
+  const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
+  const ctl = new AbortController();
+  ctl.abort(new Error('never mind'));
+  await assert.rejects(collect(client.sendMessage('hello', { signal: ctl.signal })), /never mind/);
+  assert.equal(state.requests.length, 0);
+
+  const slow = engine.client({ baseURL: `${base}/a2a`, idleTimeout: -1, timeout: 400, ...fast });
+  const done = (await collect(slow.sendMessage('hello'))).at(-1);
+  assert.ok(done.error instanceof TruncatedError, String(done.error));
+  assert.match(done.error.cause, /exceeded its timeout/);
+  assert.equal(done.error.lastEventId, '3');
+  assert.equal(state.requests.length, 1);
+});
