@@ -2,9 +2,11 @@ package fuzz
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 // This file holds the naive reducer: the protocol's "Reconstruct the text"
@@ -34,7 +36,10 @@ type runView struct {
 //   - a status update sets the state, the status message and the usage;
 //   - the first terminal or interrupted status ends the run, and the answer
 //     is the artifact sealed last before it that is not thinking;
-//   - at the end, WTF-8 surrogate halves that meet are joined.
+//   - at the end, WTF-8 surrogate halves that meet are joined, and when the
+//     stream was cut before the run ended (no error stopped it), an
+//     artifact not sealed loses an incomplete character at its end, as a
+//     cut Result holds it back.
 //
 // It stops at the first error of the Reader or the Decoder, as the run does.
 func naiveReduce(in []byte) runView {
@@ -44,13 +49,17 @@ func naiveReduce(in []byte) runView {
 	var sealed []string // ids in the order they were sealed
 	r := parser.NewReader(bytes.NewReader(in), nil)
 	var dec parser.Decoder
+	failed := false // an error, not the end of the input, stopped the run
 	for r.Next() && !v.Final {
 		f := r.Frame()
 		ev, err := dec.Decode(f)
 		if err != nil {
+			failed = true
 			break
 		}
 		switch ev.Kind {
+		case parser.KindError:
+			failed = true
 		case parser.KindTask:
 			v.TaskID = string(ev.Task.ID)
 			v.State = ev.Task.Status.State.String()
@@ -102,8 +111,15 @@ func naiveReduce(in []byte) runView {
 			}
 		}
 	}
+	if err := r.Err(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		failed = true
+	}
 	for i := range v.Artifacts {
-		v.Artifacts[i].Text = string(joinSurrogates([]byte(texts[v.Artifacts[i].ID])))
+		text := joinSurrogates([]byte(texts[v.Artifacts[i].ID]))
+		if !v.Final && !failed && !v.Artifacts[i].Sealed {
+			text = text[:utf8buf.CompletePrefix(text)]
+		}
+		v.Artifacts[i].Text = string(text)
 	}
 	return v
 }

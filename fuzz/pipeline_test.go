@@ -99,7 +99,12 @@ func checkRunErr(t *testing.T, err error) {
 	var ee *reconstruct.EventError
 	var se *parser.SyntaxError
 	var de *reconstruct.Diagnostic
+	var ne *reconstruct.NotEventStreamError
 	switch {
+	case errors.As(err, &ne):
+		if !errors.Is(err, reconstruct.ErrNotEventStream) {
+			t.Fatalf("%v: a *NotEventStreamError that is not ErrNotEventStream", err)
+		}
 	case errors.As(err, &te):
 		if !errors.Is(err, reconstruct.ErrTruncated) {
 			t.Fatalf("%v: a *TruncatedError that is not ErrTruncated", err)

@@ -24,7 +24,10 @@ func documented(err error) bool {
 	var ee *reconstruct.EventError
 	var d *reconstruct.Diagnostic
 	var se *parser.SyntaxError
+	var ne *reconstruct.NotEventStreamError
 	switch {
+	case errors.As(err, &ne):
+		return errors.Is(err, reconstruct.ErrNotEventStream)
 	case errors.As(err, &te):
 		return errors.Is(err, reconstruct.ErrTruncated)
 	case errors.As(err, &ee):

@@ -76,3 +76,25 @@ func TestCutKeepsSealedBytes(t *testing.T) {
 	require.Len(t, open.Parts, 2)
 	assert.Equal(t, "y ", string(open.Parts[1].Text))
 }
+
+// A character split between two text parts of one event is held back from
+// both, so that the artifact's text ends on a whole character.
+func TestCutHoldsBackCharacterSplitBetweenParts(t *testing.T) {
+	in := sse("p", task("TASK_STATE_WORKING"),
+		artifactUpdate("a", false, false, "", textRaw("ok \xf0\x9f"), textRaw("\xa9")),
+		artifactUpdate("b", false, false, "", textRaw("x"), `{"data":{}}`, textRaw("\xe2"), textRaw("\x82")),
+	)
+	res, err := reconstruct.Read(strings.NewReader(in), nil)
+	require.ErrorIs(t, err, reconstruct.ErrTruncated)
+	a := artifact(t, res, "a")
+	assert.Equal(t, "ok ", string(a.Text()))
+	require.Len(t, a.Parts, 2)
+	assert.Equal(t, "ok ", string(a.Parts[0].Text))
+	assert.Empty(t, a.Parts[1].Text)
+	b := artifact(t, res, "b")
+	assert.Equal(t, "x", string(b.Text()))
+	require.Len(t, b.Parts, 4)
+	assert.Equal(t, "x", string(b.Parts[0].Text))
+	assert.Empty(t, b.Parts[2].Text)
+	assert.Empty(t, b.Parts[3].Text)
+}

@@ -889,23 +889,30 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 	return r.err
 }
 
-// holdBack drops, at the end of the last text part of each artifact that
-// was still streaming (not sealed) when the stream was cut, an incomplete
-// UTF-8 sequence or a lone high surrogate: the bytes the live text holds
-// back, which the rest of the stream (or the replay after a resubscription)
-// completes. Every text of a cut Result is then a prefix of the text of the
-// uncut stream.
+// holdBack drops, at the end of the text of each artifact that was still
+// streaming (not sealed) when the stream was cut, an incomplete UTF-8
+// sequence or a lone high surrogate: the bytes the live text holds back,
+// which the rest of the stream (or the replay after a resubscription)
+// completes. They are taken off the end of the last text parts (a
+// character may be split between two parts). Every text of a cut Result is
+// then a prefix of the text of the uncut stream.
 func (r *Reducer) holdBack() {
 	for _, a := range r.res.Artifacts {
 		if a.Sealed || a.texts == 0 {
 			continue
 		}
-		p := &a.Parts[a.textAt]
-		n := utf8buf.CompletePrefix(p.Text)
-		if n == len(p.Text) {
+		text := a.liveText()
+		k := len(text) - utf8buf.CompletePrefix(text)
+		if k == 0 {
 			continue
 		}
-		p.Text = p.Text[:n]
+		for i := len(a.Parts) - 1; i >= 0 && k > 0; i-- {
+			if p := &a.Parts[i]; p.Kind == parser.PartText {
+				n := min(k, len(p.Text))
+				p.Text = p.Text[:len(p.Text)-n]
+				k -= n
+			}
+		}
 		if a.texts > 1 {
 			a.joined = appendText(nil, a.Parts)
 		}
