@@ -100,10 +100,10 @@
 //     the next delta or the artifact's seal. The concatenated UpdateText of
 //     an artifact, restarted at each UpdateReplaced, equals its stored text.
 //   - When the stream is cut (a *TruncatedError), the Result holds back the
-//     same bytes: an artifact still streaming (not sealed) ends its last
-//     text part on a whole character, without an incomplete UTF-8 sequence
-//     or a lone high surrogate (at most utf8buf.MaxHeld bytes) that the
-//     rest of the stream would complete. Every text of a cut Result is so
+//     same bytes: the text of an artifact still streaming (not sealed)
+//     ends on a whole character, without an incomplete UTF-8 sequence or a
+//     lone high surrogate (at most utf8buf.MaxHeld bytes, taken off the end
+//     of its last text parts) that the rest of the stream would complete. Every text of a cut Result is so
 //     a prefix of the uncut stream's, and a resubscription sends the held
 //     bytes again. A sealed artifact keeps its bytes exactly as sent.
 //

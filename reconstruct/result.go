@@ -184,9 +184,10 @@ type Part struct {
 	// Kind is the part's kind.
 	Kind parser.PartKind
 	// Text is a text part's text, byte-exact (surrogate pairs split across
-	// deltas joined; nothing else changed), except that the last text part
-	// of an artifact still streaming when the stream was cut holds back an
-	// incomplete character at its end (see the package documentation).
+	// deltas joined; nothing else changed), except that the text of an
+	// artifact still streaming when the stream was cut holds back an
+	// incomplete character at its end, taken off its last text parts (see
+	// the package documentation).
 	Text []byte
 	// Raw is the decoded content of a raw part.
 	Raw []byte
