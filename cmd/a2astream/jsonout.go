@@ -62,6 +62,12 @@ func rawJSON(b []byte) json.RawMessage {
 	return json.RawMessage(b)
 }
 
+// display returns b as a string in which ill-formed UTF-8 is one U+FFFD
+// per maximal subpart, as the --json document writes it; encoding/json
+// would write one per byte. Every []byte of the stream that a line of
+// --frames or --events shows as a JSON string goes through it.
+func display(b []byte) string { return string(utf8buf.AppendDisplay(nil, b)) }
+
 func stateDoc(s parser.TaskState) string {
 	if s == parser.TaskStateUnspecified {
 		return ""
@@ -74,14 +80,12 @@ func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filenam
 	switch kind {
 	case parser.PartText:
 		d.Kind = "text"
-		// Ill-formed UTF-8 as the --json document writes it: one U+FFFD
-		// per maximal subpart (encoding/json would write one per byte).
-		s := string(utf8buf.AppendDisplay(nil, text))
+		s := display(text)
 		d.Text = &s
 	case parser.PartData:
 		d.Kind = "data"
 		if d.Data = rawJSON(data); d.Data == nil {
-			s := string(data)
+			s := display(data)
 			d.DataText = &s
 		}
 	case parser.PartRaw:
@@ -92,7 +96,7 @@ func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filenam
 		}
 	case parser.PartURL:
 		d.Kind = "url"
-		d.URL = string(url)
+		d.URL = display(url)
 	default:
 		d.Kind = "unknown"
 	}
@@ -243,24 +247,24 @@ func eventPartDocs(parts []parser.Part) []partDoc {
 	out := make([]partDoc, 0, len(parts))
 	for i := range parts {
 		p := &parts[i]
-		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, p.URL, p.Data, p.Metadata.Raw, string(p.Filename), string(p.MediaType)))
+		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, p.URL, p.Data, p.Metadata.Raw, display(p.Filename), display(p.MediaType)))
 	}
 	return out
 }
 
 func newEventMessage(m *parser.Message) *eventMessage {
-	return &eventMessage{MessageID: string(m.MessageID), Role: m.Role.String(), Parts: eventPartDocs(m.Parts), Metadata: rawJSON(m.Metadata.Raw)}
+	return &eventMessage{MessageID: display(m.MessageID), Role: m.Role.String(), Parts: eventPartDocs(m.Parts), Metadata: rawJSON(m.Metadata.Raw)}
 }
 
 func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
-	d := &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Kind: ev.Kind.String(), Binding: ev.Binding.String()}
+	d := &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Kind: ev.Kind.String(), Binding: ev.Binding.String()}
 	if ev.Binding == parser.BindingJSONRPC {
 		d.RPCID = rawJSON(ev.RPCID.Raw)
 	}
-	d.TaskID, d.ContextID = string(ev.TaskID()), string(ev.ContextID())
+	d.TaskID, d.ContextID = display(ev.TaskID()), display(ev.ContextID())
 	status := func(s *parser.Status) {
 		d.State = stateDoc(s.State)
-		d.Timestamp = string(s.Timestamp)
+		d.Timestamp = display(s.Timestamp)
 		if s.HasMessage {
 			d.StatusMessage = newEventMessage(&s.Message)
 		}
@@ -271,7 +275,7 @@ func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
 		status(&t.Status)
 		for i := range t.Artifacts {
 			a := &t.Artifacts[i]
-			d.Artifacts = append(d.Artifacts, eventArtifact{ArtifactID: string(a.ArtifactID), Parts: eventPartDocs(a.Parts), Metadata: rawJSON(a.Metadata.Raw)})
+			d.Artifacts = append(d.Artifacts, eventArtifact{ArtifactID: display(a.ArtifactID), Parts: eventPartDocs(a.Parts), Metadata: rawJSON(a.Metadata.Raw)})
 		}
 		d.Metadata = rawJSON(t.Metadata.Raw)
 	case parser.KindMessage:
@@ -281,7 +285,7 @@ func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
 		d.Metadata = rawJSON(ev.StatusUpdate.Metadata.Raw)
 	case parser.KindArtifactUpdate:
 		u := &ev.ArtifactUpdate
-		d.ArtifactID = string(u.Artifact.ArtifactID)
+		d.ArtifactID = display(u.Artifact.ArtifactID)
 		d.Append, d.LastChunk = &u.Append, &u.LastChunk
 		d.Thinking = u.Artifact.Metadata.IntermediateThinking()
 		d.Parts = eventPartDocs(u.Artifact.Parts)
@@ -289,7 +293,7 @@ func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
 	case parser.KindError:
 		d.Error = newErrorDoc(ev.Err)
 	case parser.KindUnknown:
-		d.UnknownKey = string(ev.UnknownKey)
+		d.UnknownKey = display(ev.UnknownKey)
 		d.Raw = rawJSON(ev.UnknownRaw)
 	}
 	return d
@@ -319,7 +323,7 @@ func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
 		return
 	}
 	if !o.events {
-		fd := frameDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Event: string(f.Event), Data: string(f.Data)}
+		fd := frameDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Event: display(f.Event), Data: display(f.Data)}
 		if f.HasRetry {
 			r := f.Retry
 			fd.Retry = &r
@@ -328,7 +332,7 @@ func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
 		return
 	}
 	if decErr != nil {
-		writeJSON(o.w, &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: string(f.ID), Kind: "DecodeError", Error: newErrorDoc(decErr)}, false)
+		writeJSON(o.w, &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Kind: "DecodeError", Error: newErrorDoc(decErr)}, false)
 		return
 	}
 	writeJSON(o.w, newEventDoc(f, ev), false)

@@ -51,3 +51,22 @@ func TestInvalidUTF8OnePolicy(t *testing.T) {
 	}
 	assert.True(t, found, "an --events line with the text: %s", res.stdout)
 }
+
+// TestFramesInvalidUTF8 holds --frames and --events to the same policy:
+// the ill-formed bytes of a frame's data, id and event type, and of an
+// event's ids, are one U+FFFD per maximal subpart, as in --json.
+func TestFramesInvalidUTF8(t *testing.T) {
+	stream := "event: m\xe2\x82\nid: 7\xe2\x82 x\ndata: {\"statusUpdate\":{\"taskId\":\"t\xe2\x82 1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}},\"x\":\"A\xf0\x9f B\"}\n\n"
+	res := runWith(t, []string{"--frames", "-"}, strings.NewReader(stream), nil)
+	var frame struct{ ID, Event, Data string }
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(res.stdout)), &frame), res.stdout)
+	assert.Equal(t, "7\uFFFD x", frame.ID)
+	assert.Equal(t, "m\uFFFD", frame.Event)
+	assert.Contains(t, frame.Data, `"A`+"\uFFFD"+` B"`)
+
+	res = runWith(t, []string{"--events", "-"}, strings.NewReader("id: 7\xe2\x82 x\ndata: {\"statusUpdate\":{\"taskId\":\"t\xe2\x82 1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}\n\n"), nil)
+	var ev struct{ ID, TaskID string }
+	require.NoError(t, json.Unmarshal([]byte(strings.SplitN(res.stdout, "\n", 2)[0]), &ev), res.stdout)
+	assert.Equal(t, "7\uFFFD x", ev.ID)
+	assert.Equal(t, "t\uFFFD 1", ev.TaskID)
+}
