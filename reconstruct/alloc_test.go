@@ -48,7 +48,7 @@ func TestAllocsReducerApplyDelta(t *testing.T) {
 		if err := r.Apply(&f, ev); err != nil {
 			t.Fatal(err)
 		}
-		if u := r.Updates(); len(u) != 1 || u[0].Kind != reconstruct.UpdateText {
+		if u := r.Pending(); len(u) != 1 || u[0].Kind != reconstruct.UpdateText {
 			t.Fatalf("updates %v", u)
 		}
 	})

@@ -44,7 +44,7 @@
 //
 // A [Reducer] is the core under them, for callers that lex and decode the
 // stream themselves with package parser: Apply one *parser.Event at a time,
-// read its Updates, and Finish at the end of the input.
+// read its Pending updates, and Finish at the end of the input.
 //
 // # Call order
 //
@@ -56,7 +56,7 @@
 //
 // For a Reducer (Fail may end the run at any point; Reset starts over):
 //
-//	Reducer = { Apply [ Updates ] } [ Fail [ Updates ] ] Finish [ Updates ] .
+//	Reducer = { Apply [ Pending ] } [ Fail [ Pending ] ] Finish [ Pending ] .
 //
 // Result, Err, Done, LastEventID and TaskID may be called at any time. A run
 // hands out exactly one UpdateDone: from Close (or Finish) for a run that

@@ -100,7 +100,7 @@ func (o *Options) withDefaults() Options {
 // Events that break these rules are kept (or skipped, for another task) and
 // reported as Diagnostics, or end the run under Options.Strict.
 //
-// Each call to Apply leaves the updates it caused in [Reducer.Updates], for
+// Each call to Apply leaves the updates it caused in [Reducer.Pending], for
 // a typing UI. A Reducer must not be used from multiple goroutines at once.
 type Reducer struct {
 	opts Options
@@ -200,10 +200,10 @@ func (r *Reducer) syncLastID() {
 // next call to Apply or Reset.
 func (r *Reducer) LastEventID() []byte { return r.lastID }
 
-// Updates returns the updates caused by the last call to Apply or Finish,
-// in order. The slice and the views in it are valid only until the next
-// call to Apply, Finish or Reset.
-func (r *Reducer) Updates() []Update { return r.updates }
+// Pending returns the updates caused by the last call to Apply, Fail or
+// Finish, in order. The slice and the views in it are valid only until the
+// next call to Apply, Fail, Finish or Reset.
+func (r *Reducer) Pending() []Update { return r.updates }
 
 // Err returns the error that ended the run, or nil; it is also Result().Err.
 func (r *Reducer) Err() error { return r.err }
@@ -278,7 +278,7 @@ func (r *Reducer) stop(seq int64, err error) {
 	r.err = err
 	r.res.Err = err
 	r.syncLastID()
-	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, Result: &r.res, Err: err})
+	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: &r.res, Err: err})
 }
 
 func (r *Reducer) fail(f *parser.Frame, err error) {
@@ -854,7 +854,7 @@ func (r *Reducer) resolve(a *Artifact) {
 // Cause), both joined with errors.Join, or nil (or io.EOF) for an input
 // that simply ended. A run that had not reached a terminal or interrupted
 // state ends with a *TruncatedError. Finish returns the run's error and leaves an UpdateDone
-// in Updates, unless the run had already ended with an error (whose
+// in Pending, unless the run had already ended with an error (whose
 // UpdateDone was left by the Apply or Fail that ended it): a run has one
 // UpdateDone. Calling Finish again does nothing more.
 func (r *Reducer) Finish(offset int64, cut error) error {
@@ -885,7 +885,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 	}
 	r.syncLastID()
 	r.finished = true
-	r.updates = append(r.updates, Update{Kind: UpdateDone, Result: &r.res, Err: r.err})
+	r.updates = append(r.updates, Update{Kind: UpdateDone, State: r.res.State, Result: &r.res, Err: r.err})
 	return r.err
 }
 

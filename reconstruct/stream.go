@@ -124,7 +124,7 @@ func (s *Stream) Next() bool {
 		if !s.read() && !s.end() {
 			return false
 		}
-		if s.batch = s.red.Updates(); len(s.batch) > 0 {
+		if s.batch = s.red.Pending(); len(s.batch) > 0 {
 			s.cur, s.next = &s.batch[0], 1
 			return true
 		}

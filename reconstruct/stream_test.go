@@ -136,6 +136,40 @@ func TestUpdatesIterator(t *testing.T) {
 	})
 }
 
+// The UpdateDone carries the run's last state, as the Result does: every
+// update that has a state sets Update.State.
+func TestUpdateDoneState(t *testing.T) {
+	type doneCase struct {
+		name string
+		in   string
+		opts *reconstruct.Options
+		want parser.TaskState
+	}
+	tests := []doneCase{
+		{"completed", specCompleted, nil, parser.TaskStateCompleted},
+		{"input required", inputRequired, nil, parser.TaskStateInputRequired},
+		{"failed", failed, nil, parser.TaskStateFailed},
+		{"direct reply", sse("m", `{"message":{"messageId":"m1","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}`), nil, parser.TaskStateUnspecified},
+	}
+	for _, e := range errorStreams {
+		tests = append(tests, doneCase{"error/" + e.name, e.in, e.opts, parser.TaskStateWorking})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var done []reconstruct.Update
+			for u, err := range reconstruct.Updates(strings.NewReader(tt.in), tt.opts) {
+				if err == nil && u.Kind == reconstruct.UpdateDone {
+					done = append(done, u)
+				}
+			}
+			require.Len(t, done, 1)
+			require.NotNil(t, done[0].Result)
+			assert.Equal(t, tt.want, done[0].Result.State)
+			assert.Equal(t, tt.want, done[0].State, "UpdateDone.State")
+		})
+	}
+}
+
 func countKind(kinds []reconstruct.UpdateKind, k reconstruct.UpdateKind) int {
 	n := 0
 	for _, x := range kinds {

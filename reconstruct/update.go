@@ -25,8 +25,8 @@ const (
 	// UpdateState says the task entered State, with the status message
 	// (narration, a question, a failure) in Message.
 	UpdateState
-	// UpdateDone ends the run: Result holds everything, Err why the run
-	// did not end normally (nil when it did).
+	// UpdateDone ends the run: Result holds everything, State the run's
+	// last state, Err why the run did not end normally (nil when it did).
 	UpdateDone
 )
 
@@ -58,7 +58,9 @@ type Update struct {
 	// Text is the new text (UpdateText) or the replacing text
 	// (UpdateReplaced).
 	Text []byte
-	// State is the new state (UpdateState).
+	// State is the new state (UpdateState), or the run's last state, as
+	// Result.State holds it (UpdateDone); parser.TaskStateUnspecified for
+	// the other kinds.
 	State parser.TaskState
 	// Message is the status message of the new state, nil when none
 	// (UpdateState).
