@@ -25,7 +25,7 @@ export type PartKind = 'text' | 'data' | 'raw' | 'url' | 'unknown';
 export type UpdateKind = 'text' | 'replaced' | 'sealed' | 'state' | 'done';
 
 /** What kind of error ended a run: see the A2AStreamError subclasses ("other" for none of them). */
-export type ErrorType = 'truncated' | 'api' | 'http' | 'syntax' | 'limit' | 'rule' | 'other';
+export type ErrorType = 'truncated' | 'api' | 'http' | 'notEventStream' | 'syntax' | 'limit' | 'rule' | 'other';
 
 /** What a citation's target is in the cited data. */
 export type TargetKind = 'None' | 'Object' | 'Array' | 'String' | 'Number' | 'True' | 'False' | 'Null' | 'Text';
@@ -44,6 +44,8 @@ export interface ErrorDoc {
   details?: unknown;
   httpStatus?: number;
   contentType?: string;
+  /** The first bytes of a response or input that is not an event stream (notEventStream). */
+  head?: string;
   taskId?: string;
   lastEventId?: string;
   /** The task's state when the stream was cut ("" when none was seen). */
@@ -100,6 +102,8 @@ export class TruncatedError extends A2AStreamError {}
 export class ServerError extends A2AStreamError {}
 /** A response that is neither an event stream nor an error document. */
 export class HTTPError extends A2AStreamError {}
+/** A 2xx response, or input, that is not an event stream (an HTML page, a JSON body, binary): contentType and head say what came. */
+export class NotEventStreamError extends A2AStreamError {}
 /** Bytes that do not lex or decode as A2A events. */
 export class StreamSyntaxError extends A2AStreamError {}
 /** An error of the "other" type. */
@@ -299,8 +303,8 @@ export class A2AStream {
   client(options?: ClientOptions): Client;
   /**
    * Checks the response of a streaming call as Go's reconstruct.EventStream and ResponseError:
-   * null for an event stream; otherwise (a status outside 2xx, or a JSON body)
-   * it reads the body and returns the server's error (ServerError) or an HTTPError.
+   * null for an event stream; otherwise (a status outside 2xx, or a Content-Type other than text/event-stream)
+   * it reads the body and returns the server's error (ServerError), a NotEventStreamError or an HTTPError.
    */
   checkResponse(response: Response): Promise<A2AStreamError | null>;
   /**

@@ -33,10 +33,10 @@ export class A2AStreamError extends Error {
   constructor(doc) {
     super(cleanMessage(doc.message));
     this.name = 'A2AStreamError';
-    /** "truncated" | "api" | "http" | "syntax" | "limit" | "rule" | "other" */
+    /** "truncated" | "api" | "http" | "notEventStream" | "syntax" | "limit" | "rule" | "other" */
     this.type = doc.type;
     this.goMessage = doc.message;
-    for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType',
+    for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType', 'head',
       'taskId', 'lastEventId', 'state', 'insideEvent', 'dropped', 'offset', 'seq', 'id', 'field', 'cause']) {
       if (doc[k] !== undefined) this[k] = doc[k];
     }
@@ -48,6 +48,8 @@ export class TruncatedError extends A2AStreamError { constructor(d) { super(d); 
 export class ServerError extends A2AStreamError { constructor(d) { super(d); this.name = 'ServerError'; } }
 /** HTTPError: a response that is neither an event stream nor an error document. */
 export class HTTPError extends A2AStreamError { constructor(d) { super(d); this.name = 'HTTPError'; } }
+/** NotEventStreamError: a 2xx response, or input, that is not an event stream (an HTML page, a JSON body, binary). */
+export class NotEventStreamError extends A2AStreamError { constructor(d) { super(d); this.name = 'NotEventStreamError'; } }
 /** StreamSyntaxError: bytes that do not lex or decode as A2A events (Go's *parser.SyntaxError). */
 export class StreamSyntaxError extends A2AStreamError { constructor(d) { super(d); this.name = 'StreamSyntaxError'; } }
 /** LimitError: a limit was exceeded (MaxArtifactSize, MaxArtifacts...). */
@@ -57,7 +59,7 @@ export class RuleError extends A2AStreamError { constructor(d) { super(d); this.
 /** OtherError: an error of the "other" type. */
 export class OtherError extends A2AStreamError { constructor(d) { super(d); this.name = 'OtherError'; } }
 
-const errorClasses = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
+const errorClasses = { truncated: TruncatedError, api: ServerError, http: HTTPError, notEventStream: NotEventStreamError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
 
 /** errorFromDoc returns the typed error of a result's "error" member. */
 export function errorFromDoc(doc) {
@@ -275,13 +277,16 @@ export class A2AStream {
    * checkResponse checks the response of a streaming call before its body
    * is read as a stream, as Go's reconstruct.EventStream and ResponseError do: it returns
    * null for an event stream, and otherwise (a status outside 2xx, or a
-   * JSON body) reads the body and returns the server's error (a
-   * ServerError) or an HTTPError.
+   * Content-Type other than text/event-stream) reads the body and returns
+   * the server's error (a ServerError), a NotEventStreamError (a 2xx that
+   * is no error document) or an HTTPError.
    */
   async checkResponse(resp) {
     const ct = resp.headers.get('content-type') ?? '';
     const mt = ct.split(';')[0].trim().toLowerCase();
-    if (resp.ok && mt !== 'application/json' && mt !== 'application/problem+json') return null;
+    // As Go's reconstruct.EventStream: a 2xx text/event-stream, or a 2xx
+    // with no Content-Type (the bytes then tell), is read as a stream.
+    if (resp.ok && (mt === 'text/event-stream' || mt === '')) return null;
     const body = await readAtMost(resp, MAX_ERROR_BODY);
     const ctBytes = new TextEncoder().encode(ct);
     const input = new Uint8Array(ctBytes.length + body.length);

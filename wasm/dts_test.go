@@ -113,6 +113,7 @@ func TestDeclarationsMatchGo(t *testing.T) {
 		&reconstruct.TruncatedError{TaskID: "t"},
 		&parser.APIError{Binding: parser.BindingREST, Code: 404, Message: "not found"},
 		&reconstruct.HTTPError{StatusCode: 502, ContentType: "text/html"},
+		&reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<!doctype html>")},
 		&reconstruct.Diagnostic{Err: reconstruct.ErrTransition},
 		&parser.SyntaxError{Err: parser.ErrInvalidJSON},
 		&reconstruct.EventError{Err: parser.ErrEventTooLarge},

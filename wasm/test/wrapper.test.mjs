@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError, ServerError, HTTPError,
+  A2AStream, TruncatedError, StreamSyntaxError, InstanceDeadError, UsageError, A2AStreamError, ServerError, HTTPError, NotEventStreamError,
   cleanMessage, errorFromDoc, LimitError, RuleError, OtherError, NotWasmError, load,
 } from 'a2astream';
 import { wasiAllowList, wasiImports } from '../wasi.js';
@@ -283,6 +283,17 @@ test('a response that is no event stream is the server\'s error or an HTTP error
   assert.equal(err.httpStatus, 502);
   assert.equal(err.contentType, 'text/html');
   assert.equal(await engine.checkResponse(new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } })), null);
+  // A 200 answered with a page is not read as a stream: it is a
+  // NotEventStreamError quoting the content type and the first bytes.
+  err = await engine.checkResponse(new Response('<!doctype html><p>login</p>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } }));
+  assert.ok(err instanceof NotEventStreamError, String(err));
+  assert.equal(err.type, 'notEventStream');
+  assert.equal(err.httpStatus, 200);
+  assert.equal(err.contentType, 'text/html; charset=utf-8');
+  assert.equal(err.head, '<!doctype html><p>login</p>');
+  await assert.rejects(async () => {
+    for await (const u of engine.updates(new Response('<!doctype html>', { headers: { 'content-type': 'text/html' } }))) void u;
+  }, NotEventStreamError);
 });
 
 test('every name the declarations export exists in the module', async () => {
@@ -307,8 +318,8 @@ test('a consumer that stops early cancels the body and frees the decoder', async
 test('each error type of the declarations has its own class, and messages carry no Go package prefix', () => {
   const dts = readFileSync(new URL('../a2astream.d.ts', import.meta.url), 'utf8');
   const types = [...dts.match(/export type ErrorType =([^;]*);/)[1].matchAll(/'(\w+)'/g)].map((m) => m[1]);
-  assert.deepEqual(types, ['truncated', 'api', 'http', 'syntax', 'limit', 'rule', 'other']);
-  const classes = { truncated: TruncatedError, api: ServerError, http: HTTPError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
+  assert.deepEqual(types, ['truncated', 'api', 'http', 'notEventStream', 'syntax', 'limit', 'rule', 'other']);
+  const classes = { truncated: TruncatedError, api: ServerError, http: HTTPError, notEventStream: NotEventStreamError, syntax: StreamSyntaxError, limit: LimitError, rule: RuleError, other: OtherError };
   for (const type of types) {
     const e = errorFromDoc({ type, message: 'reconstruct: offset 12 (event 3): parser: invalid JSON' });
     assert.equal(e.constructor, classes[type], type);
