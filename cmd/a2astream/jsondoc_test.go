@@ -84,3 +84,29 @@ type diagDoc struct {
 	To         string `json:"to,omitempty"`
 	Error      string `json:"error"`
 }
+
+// errorDoc is the "error" member, of the --json document and of the
+// --events lines alike.
+type errorDoc struct {
+	Type        string          `json:"type"`
+	Message     string          `json:"message"`
+	Binding     string          `json:"binding,omitempty"`
+	Code        int64           `json:"code,omitempty"`
+	Status      string          `json:"status,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+	Domain      string          `json:"domain,omitempty"`
+	Details     json.RawMessage `json:"details,omitempty"`
+	HTTPStatus  int             `json:"httpStatus,omitempty"`
+	ContentType string          `json:"contentType,omitempty"`
+	TaskID      string          `json:"taskId,omitempty"`
+	LastEventID string          `json:"lastEventId,omitempty"`
+	State       string          `json:"state,omitempty"`
+	Offset      *int64          `json:"offset,omitempty"`
+	InsideEvent *bool           `json:"insideEvent,omitempty"` // truncated: cut inside an event
+	Dropped     *int64          `json:"dropped,omitempty"`     // truncated: the bytes of that event
+	Seq         int64           `json:"seq,omitempty"`
+	ID          string          `json:"id,omitempty"`
+	Field       string          `json:"field,omitempty"`
+	Cause       string          `json:"cause,omitempty"`
+	Head        string          `json:"head,omitempty"`
+}

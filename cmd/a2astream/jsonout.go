@@ -27,33 +27,6 @@ type partDoc struct {
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
 }
 
-// errorDoc is an error. Type is one of "api" (the server's error document,
-// before or in the stream), "http" (a response that is neither a stream nor
-// an error document), "truncated", "syntax" (bytes that do not lex or
-// decode), "limit", "rule" (a rule broken under --strict) and "io".
-type errorDoc struct {
-	Type        string          `json:"type"`
-	Message     string          `json:"message"`
-	Binding     string          `json:"binding,omitempty"`
-	Code        int64           `json:"code,omitempty"`
-	Status      string          `json:"status,omitempty"`
-	Reason      string          `json:"reason,omitempty"`
-	Domain      string          `json:"domain,omitempty"`
-	Details     json.RawMessage `json:"details,omitempty"`
-	HTTPStatus  int             `json:"httpStatus,omitempty"`
-	ContentType string          `json:"contentType,omitempty"`
-	TaskID      string          `json:"taskId,omitempty"`
-	LastEventID string          `json:"lastEventId,omitempty"`
-	State       string          `json:"state,omitempty"`
-	Offset      *int64          `json:"offset,omitempty"`
-	InsideEvent *bool           `json:"insideEvent,omitempty"` // truncated: cut inside an event
-	Dropped     *int64          `json:"dropped,omitempty"`     // truncated: the bytes of that event
-	Seq         int64           `json:"seq,omitempty"`
-	ID          string          `json:"id,omitempty"`
-	Field       string          `json:"field,omitempty"`
-	Cause       string          `json:"cause,omitempty"`
-}
-
 // rawJSON returns b as raw JSON when it is valid JSON, nil otherwise.
 func rawJSON(b []byte) json.RawMessage {
 	if len(b) == 0 || !json.Valid(b) {
@@ -103,57 +76,11 @@ func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filenam
 	return d
 }
 
-func newErrorDoc(err error) *errorDoc {
-	d := &errorDoc{Message: err.Error()}
-	var (
-		api     *parser.APIError
-		httpErr *reconstruct.HTTPError
-		trunc   *reconstruct.TruncatedError
-		syn     *parser.SyntaxError
-		diag    *reconstruct.Diagnostic
-		ev      *reconstruct.EventError
-		ioErr   *ioError
-	)
-	switch {
-	case errors.As(err, &trunc):
-		d.Type = "truncated"
-		inside := trunc.Cut != nil
-		d.TaskID, d.LastEventID, d.State = trunc.TaskID, trunc.LastEventID, stateDoc(trunc.State)
-		d.Offset, d.InsideEvent, d.Dropped = &trunc.Offset, &inside, &trunc.Dropped
-		if trunc.Cause != nil {
-			d.Cause = trunc.Cause.Error()
-		}
-	case errors.As(err, &api):
-		d.Type = "api"
-		d.Binding = api.Binding.String()
-		d.Code, d.Status, d.Reason, d.Domain = api.Code, api.Status, api.Reason, api.Domain
-		d.Message = api.Message
-		d.Details = rawJSON(api.Details)
-		if errors.As(err, &ev) {
-			off := ev.Offset
-			d.Offset, d.Seq, d.ID = &off, ev.Seq, ev.Where.ID
-		}
-	case errors.As(err, &httpErr):
-		d.Type = "http"
-		d.HTTPStatus, d.ContentType = httpErr.StatusCode, httpErr.ContentType
-	case errors.As(err, &diag):
-		d.Type = "rule"
-		off := diag.Offset
-		d.Offset, d.Seq, d.ID = &off, diag.Seq, diag.Where.ID
-	case errors.As(err, &syn):
-		d.Type = "syntax"
-		off := syn.Offset
-		d.Offset, d.Seq, d.ID, d.Field = &off, syn.Seq, syn.ID, syn.Field
-	case errors.As(err, &ev):
-		d.Type = "limit"
-		off := ev.Offset
-		d.Offset, d.Seq, d.ID = &off, ev.Seq, ev.Where.ID
-	case errors.As(err, &ioErr):
-		d.Type = "io"
-	default:
-		d.Type = "other"
-	}
-	return d
+// errorMember is err as the "error" member of an --events line: the
+// object the --json document holds for it, written by resultjson, so that
+// both outputs name and describe every error alike.
+func errorMember(err error) json.RawMessage {
+	return resultjson.AppendError(nil, err, &resultjson.Options{ErrorType: errorType})
 }
 
 // writeJSON writes v as one line of JSON, or indented when indent is set.
@@ -179,8 +106,9 @@ func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
 	resultjson.Write(o.w, res, err, &resultjson.Options{Indent: true, ErrorType: errorType})
 }
 
-// errorType names the errors of the tool itself for the --json document's
-// "error" member; resultjson names the library's.
+// errorType names the errors of the tool itself for the "error" member of
+// the --json document and of the --events lines; resultjson names the
+// library's.
 func errorType(err error) string {
 	var ioErr *ioError
 	var sig *interruptError
@@ -227,7 +155,7 @@ type eventDoc struct {
 	Metadata      json.RawMessage `json:"metadata,omitempty"`
 	UnknownKey    string          `json:"unknownKey,omitempty"`
 	Raw           json.RawMessage `json:"raw,omitempty"`
-	Error         *errorDoc       `json:"error,omitempty"`
+	Error         json.RawMessage `json:"error,omitempty"`
 }
 
 type eventMessage struct {
@@ -291,7 +219,7 @@ func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
 		d.Parts = eventPartDocs(u.Artifact.Parts)
 		d.Metadata = rawJSON(u.Artifact.Metadata.Raw)
 	case parser.KindError:
-		d.Error = newErrorDoc(ev.Err)
+		d.Error = errorMember(ev.Err)
 	case parser.KindUnknown:
 		d.UnknownKey = display(ev.UnknownKey)
 		d.Raw = rawJSON(ev.UnknownRaw)
@@ -315,7 +243,7 @@ func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
 	if f == nil {
 		// A lexing error: an oversized event, a stream cut inside an event.
 		var se *parser.SyntaxError
-		d := &eventDoc{Kind: "DecodeError", Error: newErrorDoc(decErr)}
+		d := &eventDoc{Kind: "DecodeError", Error: errorMember(decErr)}
 		if errors.As(decErr, &se) {
 			d.Seq, d.Offset, d.ID = se.Seq, se.Offset, se.ID
 		}
@@ -332,7 +260,7 @@ func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
 		return
 	}
 	if decErr != nil {
-		writeJSON(o.w, &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Kind: "DecodeError", Error: newErrorDoc(decErr)}, false)
+		writeJSON(o.w, &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Kind: "DecodeError", Error: errorMember(decErr)}, false)
 		return
 	}
 	writeJSON(o.w, newEventDoc(f, ev), false)
@@ -344,7 +272,7 @@ func (o *lineOutput) finish(res *reconstruct.Result, err error) {
 	}
 	if res == nil {
 		// The stream never started: the error is the only output.
-		writeJSON(o.w, &eventDoc{Kind: "Error", Error: newErrorDoc(err)}, false)
+		writeJSON(o.w, &eventDoc{Kind: "Error", Error: errorMember(err)}, false)
 	}
 	io.WriteString(o.errw, "a2astream: "+describeError(err)+"\n")
 }

@@ -523,10 +523,10 @@ func TestAPIErrors(t *testing.T) {
 			errorDoc{Type: "http", HTTPStatus: 502, ContentType: "text/html"},
 			"HTTP 502"},
 		{"JSON that is no error", []string{"-m", "x"}, 200, "application/json", `{"task":{"id":"t"}}`, exitProtocol,
-			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "application/json"},
+			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "application/json", Head: `{"task":{"id":"t"}}`},
 			`not an event stream: HTTP 200 with "application/json", starting "{\"task\"`},
 		{"HTML page with 200", []string{"-m", "x"}, 200, "text/html", `<!DOCTYPE html><title>Sign in</title>`, exitProtocol,
-			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "text/html"},
+			errorDoc{Type: "notEventStream", HTTPStatus: 200, ContentType: "text/html", Head: `<!DOCTYPE html><title>Sign in</title>`},
 			`not an event stream: HTTP 200 with "text/html", starting "<!DOCTYPE html><title>Sign in</title>"`},
 	}
 	for _, tt := range tests {

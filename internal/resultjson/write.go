@@ -511,13 +511,9 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 	w.close('}')
 }
 
-// errorDoc writes err with a "type" that says what kind it is: "truncated"
-// (taskId, lastEventId, state, offset, insideEvent, dropped, and cause when
-// the input failed), "api" (the server's error document), "notEventStream"
-// (input that is no SSE stream: httpStatus and contentType when it came in
-// a response, head its first bytes), "http", "rule" (a rule broken under
-// Options.Strict), "syntax", "limit", or what Options.ErrorType says,
-// "other" by default.
+// errorDoc writes err as [AppendError] describes it. This is the one
+// table of error types: the --json document, the --events lines and the
+// WebAssembly module's documents all name errors with it.
 func (w *writer) errorDoc(err error) {
 	var (
 		api     *parser.APIError
@@ -819,6 +815,38 @@ func (d *indenter) append(dst, doc []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// AppendError appends err as the document's "error" member, one compact
+// JSON object (Options.Indent does not apply), and returns the extended
+// slice; it appends null when err is nil. `a2astream --events` writes the
+// error of its error lines with it, so that every output names an error
+// alike.
+//
+// The object starts with "type", which says what kind of error err is, and
+// "message", followed by the members of that kind: "truncated" (taskId,
+// lastEventId, state, offset, insideEvent, dropped, and cause when the
+// input failed), "api" (the server's error document: binding, code,
+// status, reason, domain, details, and offset, seq and id when it came in
+// the stream), "notEventStream" (input that is no SSE stream: httpStatus
+// and contentType when it came in a response, head its first bytes),
+// "http" (httpStatus, contentType), "rule" (a rule broken under
+// reconstruct's Options.Strict: offset, seq, id), "syntax" (offset, seq,
+// id, field), "limit" (offset, seq, id), or the type Options.ErrorType
+// gives an error this list does not know, "other" by default. Members
+// that are zero are left out, except offset and the members of
+// "truncated".
+func AppendError(dst []byte, err error, opts *Options) []byte {
+	if err == nil {
+		return append(dst, "null"...)
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	w := writer{b: dst, opts: &o}
+	w.errorDoc(err)
+	return w.b
 }
 
 // AppendString appends s as a JSON string escaped as the document's

@@ -214,8 +214,14 @@ func TestErrors(t *testing.T) {
 			if !json.Valid([]byte(got)) {
 				t.Errorf("invalid JSON: %s", got)
 			}
+			// AppendError writes the same member, for the CLI's
+			// --events lines.
+			member := string(AppendError([]byte("x"), tt.err, tt.opts))
+			require.True(t, strings.HasPrefix(member, "x"), "AppendError appends: %s", member)
+			assert.True(t, strings.HasSuffix(got, `"error":`+member[1:]+"}\n"), "document\n%s\ndoes not end with the error member\n%s", got, member[1:])
 		})
 	}
+	assert.Equal(t, "null", string(AppendError(nil, nil, nil)), "AppendError of no error")
 }
 
 func TestUnrepresentableCreditsGiveTheFallback(t *testing.T) {
