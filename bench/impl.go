@@ -18,6 +18,7 @@ import (
 	"gopkg.in/cenkalti/backoff.v1"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -120,8 +121,8 @@ const bigLimit = 32 << 20 // the size limit given to peers that have one
 // limits.
 func Impls() []Impl {
 	return []Impl{
-		{Key: "ours-lexer", Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "parser.Reader", Run: runLexer},
-		{Key: "ours-decoder", Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "parser.Reader + parser.Decoder", Run: runLexerDecoder},
+		{Key: "ours-lexer", Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "sse.Reader", Run: runLexer},
+		{Key: "ours-decoder", Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "sse.Reader + parser.Decoder", Run: runLexerDecoder},
 		{Key: "ours-pipeline", Name: "a2astream pipeline", Level: LevelPipeline, Ours: true, Note: "reconstruct.Read to a Result", Run: runPipeline},
 		{Key: "gosse", Rescans: true, Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
 		{Key: "gosse-default", Rescans: true, Name: "go-sse (default limit)", Level: LevelSSE, Note: "sse.Read, default 64 KB MaxEventSize", Run: runGoSSE(0)},
@@ -148,7 +149,7 @@ func ImplByName(name string) (Impl, bool) {
 }
 
 func runLexer(r io.Reader, _ *Corpus, s *Sink) error {
-	rd := parser.NewReader(r, nil)
+	rd := sse.NewReader(r, nil)
 	for rd.Next() {
 		f := rd.Frame()
 		s.Event(f.ID, f.Event, f.Data)
@@ -157,7 +158,7 @@ func runLexer(r io.Reader, _ *Corpus, s *Sink) error {
 }
 
 func runLexerDecoder(r io.Reader, _ *Corpus, s *Sink) error {
-	rd := parser.NewReader(r, nil)
+	rd := sse.NewReader(r, nil)
 	var dec parser.Decoder
 	var text []byte
 	for rd.Next() {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // decodeSentinels are the documented causes of a decoding failure.
@@ -28,7 +29,7 @@ var documentSeeds = []string{
 
 // FuzzDocuments decodes arbitrary task and error documents. Properties: no
 // panic; DecodeTask fails with the server's *parser.APIError or with a
-// *parser.SyntaxError wrapping a documented sentinel, with Pos inside the
+// *parser.DecodeError wrapping a documented sentinel, with Pos inside the
 // document (or -1) and no stream position; the same for DecodeAPIError;
 // when DecodeTask returns an *APIError, DecodeAPIError returns the same
 // one, and so does a Decoder for a frame carrying the document; the decoded
@@ -44,9 +45,9 @@ func FuzzDocuments(f *testing.F) {
 		}
 		checkSyntax := func(what string, err error) {
 			t.Helper()
-			var se *parser.SyntaxError
+			var se *parser.DecodeError
 			if !errors.As(err, &se) {
-				t.Fatalf("%s: error %v (%T) is neither an *APIError nor a *SyntaxError", what, err, err)
+				t.Fatalf("%s: error %v (%T) is neither an *APIError nor a *DecodeError", what, err, err)
 			}
 			if !matchesAny(err, decodeSentinels...) {
 				t.Fatalf("%s: %v wraps no documented sentinel", what, err)
@@ -81,7 +82,7 @@ func FuzzDocuments(f *testing.F) {
 		}
 		if apiErr != nil {
 			var d parser.Decoder
-			ev, err := d.Decode(&parser.Frame{Data: doc, Seq: 1})
+			ev, err := d.Decode(&sse.Frame{Data: doc, Seq: 1})
 			if err != nil || ev.Kind != parser.KindError {
 				t.Fatalf("a Decoder makes %v, %v of the error document %v", ev, err, apiErr)
 			}
@@ -118,7 +119,7 @@ func FuzzBindings(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	for _, s := range testdataStreams(f) {
-		r := parser.NewReader(bytes.NewReader(s), nil)
+		r := sse.NewReader(bytes.NewReader(s), nil)
 		for r.Next() {
 			f.Add(bytes.Clone(r.Frame().Data))
 		}
@@ -130,7 +131,7 @@ func FuzzBindings(f *testing.F) {
 		}
 		check := func(what string, data []byte, err error) {
 			t.Helper()
-			var se *parser.SyntaxError
+			var se *parser.DecodeError
 			if !errors.As(err, &se) || !matchesAny(err, decodeSentinels...) {
 				t.Fatalf("%s: undocumented error %v (%T)", what, err, err)
 			}
@@ -138,7 +139,7 @@ func FuzzBindings(f *testing.F) {
 				t.Fatalf("%s: %v has a bad position (Pos %d of %d)", what, err, se.Pos, len(data))
 			}
 		}
-		ev, err := rest.Decode(&parser.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: data})
+		ev, err := rest.Decode(&sse.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: data})
 		if err != nil {
 			check("bare", data, err)
 			return
@@ -153,7 +154,7 @@ func FuzzBindings(f *testing.F) {
 			return // already an envelope
 		}
 		wrapped := append(append([]byte(`{"jsonrpc":"2.0","id":"r","result":`), data...), '}')
-		ev2, err := rpc.Decode(&parser.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: wrapped})
+		ev2, err := rpc.Decode(&sse.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: wrapped})
 		if err != nil {
 			check("wrapped", wrapped, err)
 			t.Fatalf("the bare response decodes, wrapped in a JSON-RPC result it fails: %v", err)

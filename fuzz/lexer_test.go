@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // lexSeeds are inputs that exercise each rule of the algorithm, beside the
@@ -48,7 +48,7 @@ type lexOutcome struct {
 	HasRetry    bool
 }
 
-func frameOf(t *testing.T, f *parser.Frame, seq int) refFrame {
+func frameOf(t *testing.T, f *sse.Frame, seq int) refFrame {
 	t.Helper()
 	if f.Seq != int64(seq) {
 		t.Fatalf("frame %d has Seq %d", seq, f.Seq)
@@ -59,9 +59,9 @@ func frameOf(t *testing.T, f *parser.Frame, seq int) refFrame {
 // cutOf checks that err is the documented cut-stream error and records it.
 func cutOf(t *testing.T, how string, err error, out *lexOutcome) {
 	t.Helper()
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if !errors.As(err, &se) || !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatalf("%s: error %v (%T) is not a *parser.SyntaxError wrapping io.ErrUnexpectedEOF", how, err, err)
+		t.Fatalf("%s: error %v (%T) is not a *sse.SyntaxError wrapping io.ErrUnexpectedEOF", how, err, err)
 	}
 	out.Cut, out.CutOffset, out.CutSize, out.CutID = true, se.Offset, se.Size, se.ID
 }
@@ -70,7 +70,7 @@ func cutOf(t *testing.T, how string, err error, out *lexOutcome) {
 func lexPush(t *testing.T, chunks [][]byte) lexOutcome {
 	t.Helper()
 	var out lexOutcome
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	written := 0
 	drain := func() {
 		for lx.Next() {
@@ -109,7 +109,7 @@ func lexPush(t *testing.T, chunks [][]byte) lexOutcome {
 func lexPull(t *testing.T, src io.Reader) lexOutcome {
 	t.Helper()
 	var out lexOutcome
-	r := parser.NewReader(src, nil)
+	r := sse.NewReader(src, nil)
 	for r.Next() {
 		out.Frames = append(out.Frames, frameOf(t, r.Frame(), len(out.Frames)+1))
 	}
@@ -187,11 +187,11 @@ func FuzzLexerMemory(f *testing.F) {
 			return
 		}
 		limit := 1 + int(max)%2048
-		opts := &parser.Options{MaxEventSize: limit}
+		opts := &sse.Options{MaxEventSize: limit}
 		rng := rand.New(rand.NewPCG(uint64(seed), 2))
 		var runs [][]string
 		for _, maxChunk := range []int{1, 1 + rng.IntN(64), 1 + rng.IntN(4096)} {
-			lx := parser.NewLexer(opts)
+			lx := sse.NewLexer(opts)
 			var got []string
 			collect := func() {
 				for {
@@ -207,15 +207,15 @@ func FuzzLexerMemory(f *testing.F) {
 					if err == nil {
 						return
 					}
-					var se *parser.SyntaxError
+					var se *sse.SyntaxError
 					if !errors.As(err, &se) {
-						t.Fatalf("error %v is not a *parser.SyntaxError", err)
+						t.Fatalf("error %v is not a *sse.SyntaxError", err)
 					}
 					if errors.Is(err, io.ErrUnexpectedEOF) {
 						got = append(got, "cut")
 						return
 					}
-					if !errors.Is(err, parser.ErrEventTooLarge) || se.Size <= int64(limit) {
+					if !errors.Is(err, sse.ErrEventTooLarge) || se.Size <= int64(limit) {
 						t.Fatalf("error %v: want ErrEventTooLarge with Size > %d", err, limit)
 					}
 					got = append(got, "too large")
@@ -249,13 +249,13 @@ func FuzzLexerMemory(f *testing.F) {
 		// A Reader never reads further ahead than MaxEventSize plus its
 		// read buffer.
 		src := &randReader{in: in, rng: rng, maxRead: 1 << 16}
-		r := parser.NewReader(src, opts)
+		r := sse.NewReader(src, opts)
 		for {
 			ok := r.Next()
 			if held := int64(src.read) - r.InputOffset(); held > int64(limit)+32<<10 {
 				t.Fatalf("Reader holds %d bytes, MaxEventSize %d", held, limit)
 			}
-			if !ok && !errors.Is(r.Err(), parser.ErrEventTooLarge) {
+			if !ok && !errors.Is(r.Err(), sse.ErrEventTooLarge) {
 				break
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -47,7 +48,7 @@ func naiveReduce(in []byte) runView {
 	texts := map[string]string{}
 	index := map[string]int{}
 	var sealed []string // ids in the order they were sealed
-	r := parser.NewReader(bytes.NewReader(in), nil)
+	r := sse.NewReader(bytes.NewReader(in), nil)
 	var dec parser.Decoder
 	failed := false // an error, not the end of the input, stopped the run
 	for r.Next() && !v.Final {

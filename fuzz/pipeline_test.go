@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/utf8buf"
 )
@@ -97,7 +98,8 @@ func checkRunErr(t *testing.T, err error) {
 	}
 	var te *reconstruct.TruncatedError
 	var ee *reconstruct.EventError
-	var se *parser.SyntaxError
+	var pe *parser.DecodeError
+	var se *sse.SyntaxError
 	var de *reconstruct.Diagnostic
 	var ne *reconstruct.NotEventStreamError
 	switch {
@@ -120,13 +122,20 @@ func checkRunErr(t *testing.T, err error) {
 		if errors.Is(err, reconstruct.ErrServer) && !errors.As(err, &ae) {
 			t.Fatalf("%v: ErrServer without the *parser.APIError", err)
 		}
-	case errors.As(err, &se):
-		if se.Pos < -1 || se.Offset < 0 {
+	case errors.As(err, &pe):
+		if pe.Pos < -1 || pe.Offset < 0 {
 			t.Fatalf("%v: bad position", err)
 		}
 		if !matchesAny(err, parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
-			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape, parser.ErrEventTooLarge, io.ErrUnexpectedEOF) {
-			t.Fatalf("%v: a *parser.SyntaxError with an undocumented cause", err)
+			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape) {
+			t.Fatalf("%v: a *parser.DecodeError with an undocumented cause", err)
+		}
+	case errors.As(err, &se):
+		if se.Offset < 0 {
+			t.Fatalf("%v: bad position", err)
+		}
+		if !matchesAny(err, sse.ErrEventTooLarge, io.ErrUnexpectedEOF) {
+			t.Fatalf("%v: a *sse.SyntaxError with an undocumented cause", err)
 		}
 	case errors.As(err, &de):
 		t.Fatalf("%v: a Diagnostic ended a lenient run", err)

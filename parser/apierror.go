@@ -59,7 +59,7 @@ func (e *APIError) Error() string {
 }
 
 // DecodeAPIError decodes an error response body of either binding. It
-// returns a *SyntaxError when body is not one (ErrNoPayload when it has no
+// returns a *DecodeError when body is not one (ErrNoPayload when it has no
 // "error" member). It allocates: the APIError is owned by the caller.
 func DecodeAPIError(body []byte) (*APIError, error) {
 	var d Decoder

@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // maxPath is the number of path segments kept for error messages; deeper
@@ -150,11 +151,11 @@ func (d *Decoder) Reset() {
 // member, whatever the SSE event name) is not a decoding failure: it gives
 // an Event of KindError.
 //
-// A failure is a *SyntaxError carrying f's Offset, Seq and ID, the position
+// A failure is a *DecodeError carrying f's Offset, Seq and ID, the position
 // in f.Data and the JSON path of the problem, and one of the package's
 // sentinels (ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue,
 // ErrNoPayload, ErrTwoPayloads, ErrLegacyShape).
-func (d *Decoder) Decode(f *Frame) (*Event, error) {
+func (d *Decoder) Decode(f *sse.Frame) (*Event, error) {
 	d.offset, d.seq, d.id = f.Offset, f.Seq, f.ID
 	return d.decode(f.Data, docStream)
 }
@@ -1187,10 +1188,10 @@ func (d *Decoder) leave() { d.depth-- }
 // typeErr reports that member f has the wrong JSON type.
 func (d *Decoder) typeErr(f *jsonx.Field) error { return d.fail(f.Pos, ErrFieldType) }
 
-// fail builds the *SyntaxError for a problem at pos in the data, on the
+// fail builds the *DecodeError for a problem at pos in the data, on the
 // current path.
 func (d *Decoder) fail(pos int, err error) error {
-	e := &SyntaxError{Offset: d.offset, Seq: d.seq, ID: string(d.id), Pos: pos, Err: err}
+	e := &DecodeError{Offset: d.offset, Seq: d.seq, ID: string(d.id), Pos: pos, Err: err}
 	if d.depth > 0 {
 		var b []byte
 		for i := 0; i < d.depth && i < maxPath; i++ {

@@ -2,7 +2,11 @@
 
 package parser
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/a2astream/a2astream/parser/sse"
+)
 
 // TestDecodeAllocs proves that a warm Decoder allocates nothing per event.
 func TestDecodeAllocs(t *testing.T) {
@@ -24,7 +28,7 @@ func TestDecodeAllocs(t *testing.T) {
 	var d Decoder
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &Frame{Seq: 1, Data: []byte(tt.data)}
+			f := &sse.Frame{Seq: 1, Data: []byte(tt.data)}
 			if _, err := d.Decode(f); err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +51,7 @@ func TestDecodeAllocsNewShapes(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage instrumentation allocates")
 	}
-	frames := []*Frame{
+	frames := []*sse.Frame{
 		{Data: []byte(`{"artifactUpdate":{"taskId":"t","append":true,"artifact":{"artifactId":"a","parts":[{"text":"one \u00e9"}]}}}`)},
 		{Data: []byte(`{"artifactUpdate":{"taskId":"t","append":true,"artifact":{"artifactId":"b","parts":[{"text":"two"}]}}}`)},
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/internal/corpus"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // The encoding/json baseline decodes each frame into these structs, which
@@ -93,7 +95,7 @@ type (
 )
 
 // lexFrames lexes in and calls fn with every frame.
-func lexFrames(tb testing.TB, lx *parser.Lexer, in []byte, fn func(f *parser.Frame)) {
+func lexFrames(tb testing.TB, lx *sse.Lexer, in []byte, fn func(f *sse.Frame)) {
 	lx.Write(in)
 	for lx.Next() {
 		fn(lx.Frame())
@@ -107,11 +109,11 @@ func lexFrames(tb testing.TB, lx *parser.Lexer, in []byte, fn func(f *parser.Fra
 // corpus with the Decoder and with encoding/json, and checks that both read
 // the same kinds, ids, states, flags, texts and usage.
 func TestDecodeCorpusMatchesEncodingJSON(t *testing.T) {
-	in := tokenCorpus(2000)
+	in := corpus.Tokens(2000)
 	var d parser.Decoder
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	frames := 0
-	lexFrames(t, lx, in, func(f *parser.Frame) {
+	lexFrames(t, lx, in, func(f *sse.Frame) {
 		frames++
 		ev, err := d.Decode(f)
 		if err != nil {
@@ -158,9 +160,9 @@ func TestDecodeCorpusMatchesEncodingJSON(t *testing.T) {
 // Decode/* and EncodingJSON/* pairs isolate the decoding of the pre-lexed
 // frames' data. Throughput is of the SSE bytes in every case.
 func BenchmarkDecode(b *testing.B) {
-	in := tokenCorpus(corpusFrames)
+	in := corpus.Tokens(corpus.Frames)
 	var datas [][]byte
-	lexFrames(b, parser.NewLexer(nil), in, func(f *parser.Frame) {
+	lexFrames(b, sse.NewLexer(nil), in, func(f *sse.Frame) {
 		datas = append(datas, append([]byte(nil), f.Data...))
 	})
 
@@ -175,9 +177,9 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		b.Run("LexDecode/"+name, func(b *testing.B) {
 			var d parser.Decoder
-			lx, f := parser.NewLexer(nil), new(parser.Frame)
+			lx, f := sse.NewLexer(nil), new(sse.Frame)
 			measure(b, len(in), func() {
-				lexEach(lx, f, in, chunk, func(f *parser.Frame) {
+				lexEach(lx, f, in, chunk, func(f *sse.Frame) {
 					if _, err := d.Decode(f); err != nil {
 						b.Fatal(err)
 					}
@@ -185,9 +187,9 @@ func BenchmarkDecode(b *testing.B) {
 			})
 		})
 		b.Run("LexEncodingJSON/"+name, func(b *testing.B) {
-			lx, f := parser.NewLexer(nil), new(parser.Frame)
+			lx, f := sse.NewLexer(nil), new(sse.Frame)
 			measure(b, len(in), func() {
-				lexEach(lx, f, in, chunk, func(f *parser.Frame) {
+				lexEach(lx, f, in, chunk, func(f *sse.Frame) {
 					var j jStreamResponse
 					if err := json.Unmarshal(f.Data, &j); err != nil {
 						b.Fatal(err)
@@ -198,7 +200,7 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.Run("Decode", func(b *testing.B) {
 		var d parser.Decoder
-		f := &parser.Frame{}
+		f := &sse.Frame{}
 		measure(b, len(in), func() {
 			for _, data := range datas {
 				f.Data = data
@@ -236,7 +238,7 @@ func measure(b *testing.B, n int, body func()) {
 // lexEach writes in to lx in chunks of chunk bytes and calls fn with each
 // frame, held in *f: the caller's variable, so that handing fn a pointer
 // allocates nothing per frame or per call.
-func lexEach(lx *parser.Lexer, f *parser.Frame, in []byte, chunk int, fn func(f *parser.Frame)) {
+func lexEach(lx *sse.Lexer, f *sse.Frame, in []byte, chunk int, fn func(f *sse.Frame)) {
 	for p := in; len(p) > 0; {
 		c := p[:min(chunk, len(p))]
 		p = p[len(c):]

@@ -3,11 +3,12 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"github.com/a2astream/a2astream/parser/sse"
 	"testing"
 )
 
 // FuzzDecode decodes arbitrary frame data. Properties: no panic; a failure
-// is a *SyntaxError wrapping one of the decoder's sentinels, with Pos
+// is a *DecodeError wrapping one of the decoder's sentinels, with Pos
 // inside the data (or -1) and the frame's position; a success decodes to
 // the same event again after another frame went through the Decoder (the
 // views are rebuilt, not left stale).
@@ -28,18 +29,18 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	sentinels := []error{ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue, ErrNoPayload, ErrTwoPayloads, ErrLegacyShape}
-	other := &Frame{Data: []byte(`{"artifactUpdate":{"taskId":"zzzzzzzz","artifact":{"parts":[{"text":"\n\n\n\n\n\n\n\n"},{"raw":"////"}]},"metadata":{"$usage":{"model":"\u0000\u0000"}}}}`)}
+	other := &sse.Frame{Data: []byte(`{"artifactUpdate":{"taskId":"zzzzzzzz","artifact":{"parts":[{"text":"\n\n\n\n\n\n\n\n"},{"raw":"////"}]},"metadata":{"$usage":{"model":"\u0000\u0000"}}}}`)}
 	var d Decoder
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 1<<16 {
 			return
 		}
-		frame := &Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: data}
+		frame := &sse.Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: data}
 		ev, err := d.Decode(frame)
 		if err != nil {
-			var se *SyntaxError
+			var se *DecodeError
 			if !errors.As(err, &se) {
-				t.Fatalf("error %v is not a *SyntaxError", err)
+				t.Fatalf("error %v is not a *DecodeError", err)
 			}
 			known := false
 			for _, s := range sentinels {

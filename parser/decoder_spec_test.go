@@ -8,6 +8,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -17,7 +18,7 @@ func bs(s string) []byte { return []byte(s) }
 // decodeData decodes data as the n-th frame of a stream.
 func decodeData(t *testing.T, d *Decoder, data string) (*Event, error) {
 	t.Helper()
-	return d.Decode(&Frame{Offset: 100, Seq: 3, ID: bs("ev-3"), Event: bs("message"), Data: bs(data)})
+	return d.Decode(&sse.Frame{Offset: 100, Seq: 3, ID: bs("ev-3"), Event: bs("message"), Data: bs(data)})
 }
 
 var eventOpts = cmp.Options{cmpopts.EquateEmpty()}
@@ -228,7 +229,7 @@ func TestDecodeSpecElidedExamples(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			_, err := decodeData(t, &d, data)
-			checkSyntaxError(t, err, ErrInvalidJSON, pos, tt.field)
+			checkDecodeError(t, err, ErrInvalidJSON, pos, tt.field)
 		})
 	}
 }
@@ -431,13 +432,13 @@ func marked(s string) (string, int) {
 	return s, -1
 }
 
-// checkSyntaxError checks that err is a *SyntaxError for the frame of
+// checkDecodeError checks that err is a *DecodeError for the frame of
 // decodeData with the given sentinel, data position and field.
-func checkSyntaxError(t *testing.T, err error, sentinel error, pos int, field string) {
+func checkDecodeError(t *testing.T, err error, sentinel error, pos int, field string) {
 	t.Helper()
-	var se *SyntaxError
+	var se *DecodeError
 	if !errors.As(err, &se) {
-		t.Fatalf("err = %v, want a *SyntaxError", err)
+		t.Fatalf("err = %v, want a *DecodeError", err)
 	}
 	if !errors.Is(err, sentinel) {
 		t.Errorf("err = %v, want it to wrap %v", err, sentinel)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -91,7 +92,7 @@ func TestDecodeInStreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		for _, name := range []string{"error", "message"} {
 			t.Run(tt.name+"/event "+name, func(t *testing.T) {
-				ev, err := d.Decode(&Frame{Seq: 1, Event: bs(name), Data: bs(tt.data)})
+				ev, err := d.Decode(&sse.Frame{Seq: 1, Event: bs(name), Data: bs(tt.data)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +104,7 @@ func TestDecodeInStreamErrors(t *testing.T) {
 				}
 				// The APIError is owned: decoding another frame leaves it intact.
 				got := ev.Err
-				if _, err := d.Decode(&Frame{Data: bs(`{"statusUpdate":{"taskId":"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}}`)}); err != nil {
+				if _, err := d.Decode(&sse.Frame{Data: bs(`{"statusUpdate":{"taskId":"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}}`)}); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tt.want, got, eventOpts); diff != "" {
@@ -390,7 +391,7 @@ func TestDecodeSplitSurrogateJoins(t *testing.T) {
 func TestDecodeTextViews(t *testing.T) {
 	var d Decoder
 	data := bs(`{"artifactUpdate":{"artifact":{"parts":[{"text":"plain"},{"text":"esc\n"}]}}}`)
-	ev, err := d.Decode(&Frame{Data: data})
+	ev, err := d.Decode(&sse.Frame{Data: data})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,7 +484,7 @@ func TestDecodeErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; event %+v", ev)
 			}
-			checkSyntaxError(t, err, tt.err, pos, tt.field)
+			checkDecodeError(t, err, tt.err, pos, tt.field)
 		})
 	}
 }
@@ -503,7 +504,7 @@ func TestDecodeAfterError(t *testing.T) {
 	}
 }
 
-func TestSyntaxErrorMessage(t *testing.T) {
+func TestDecodeErrorMessage(t *testing.T) {
 	var d Decoder
 	_, err := decodeData(t, &d, `{"artifactUpdate":{"append":"yes"}}`)
 	want := `parser: frame 3 (id "ev-3") at byte 100, field artifactUpdate.append, data byte 28: parser: wrong JSON type for field`
@@ -620,7 +621,7 @@ func TestDecodeMoreFieldErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			_, err := decodeData(t, &d, data)
-			checkSyntaxError(t, err, tt.err, pos, tt.field)
+			checkDecodeError(t, err, tt.err, pos, tt.field)
 		})
 	}
 }

@@ -1,100 +1,46 @@
-// Package parser turns the bytes of a Server-Sent Events stream from an
-// A2A 1.0 agent into frames, and frames into typed A2A events.
+// Package parser turns the frames of a Server-Sent Events stream from an
+// A2A 1.0 agent into typed A2A events. It is the second step of the
+// a2astream pipeline: package [github.com/a2astream/a2astream/parser/sse]
+// splits the bytes into frames, the [Decoder] turns a frame's data into an
+// [Event]: a task, a message, a status update, an artifact update or an
+// in-stream error, in the HTTP+JSON or JSON-RPC binding. The package also
+// holds the A2A model (tasks, messages, parts, artifacts, usage), task
+// states, the prefixed UUIDv7 ids, and the decoders of the documents
+// outside a stream ([DecodeTask], [DecodeAPIError]).
 //
-// It has two layers. The [Lexer] (push) and the [Reader] (pull, over an
-// io.Reader) split the stream into [Frame]s following the WHATWG HTML
-// standard's rules for parsing and interpreting an event stream. The
-// [Decoder] turns a frame's data into an [Event]: a task, a message, a
-// status update or an artifact update, in the HTTP+JSON or JSON-RPC binding.
+// # Decoding frames
 //
-// # Reading frames
-//
-// With an io.Reader, such as an HTTP response body:
-//
-//	r := parser.NewReader(resp.Body, nil)
+//	r := sse.NewReader(resp.Body, nil)
+//	var d parser.Decoder
 //	for r.Next() {
-//		f := r.Frame() // f.Data, f.Event, f.ID are views
+//		ev, err := d.Decode(r.Frame()) // ev is a view, valid until the next call
+//		if err != nil {
+//			// a *parser.DecodeError: frame offset, Seq, SSE id, data byte, JSON path
+//		}
 //		...
 //	}
-//	if err := r.Err(); err != nil { // nil at a clean end of the stream
-//		// errors.Is(err, io.ErrUnexpectedEOF): the stream was cut inside
-//		// an event; resume with r.LastEventID() as Last-Event-ID.
+//	if err := r.Err(); err != nil { // a *sse.SyntaxError: an oversized event, a cut stream
+//		...
 //	}
 //
-// or, as an iterator, for f, err := range r.All() { ... }, where the error,
-// if any, comes once, last, with a nil Frame.
+// # Errors and offsets
 //
-// With chunks pushed as a network or a browser delivers them, of any size
-// down to one byte:
+// A frame or document that cannot be decoded is a *[DecodeError] wrapping
+// one of the sentinels ([ErrInvalidJSON], [ErrTooDeep], [ErrFieldType],
+// [ErrFieldValue], [ErrNoPayload], [ErrTwoPayloads], [ErrLegacyShape]).
+// Its Offset, Seq and ID are the frame's (0-based stream byte offset,
+// 1-based frame ordinal, SSE last event ID); Pos is the 0-based byte in
+// the frame's data and Field the JSON path of the member concerned. An
+// error frame of the agent is not a decoding failure: it is an Event of
+// KindError carrying an *[APIError].
 //
-//	lx := parser.NewLexer(nil)
-//	for chunk := range chunks {
-//		lx.Write(chunk)
-//		for lx.Next() {
-//			f := lx.Frame()
-//			...
-//		}
-//		if err := lx.Err(); err != nil { ... } // an oversized event
-//	}
-//	if err := lx.Close(); err != nil { ... } // a cut stream
-//	for lx.Next() { ... } // frames still buffered, if Next was not drained
+// # Lifetimes
 //
-// The allowed call order on a Lexer is
+// An Event's byte slices are views of the frame's data or of the Decoder's
+// buffers, valid only until the next call to Decode or Reset, or until the
+// frame's data changes. Once its buffers have grown, a Decoder allocates
+// nothing per event.
 //
-//	{ Write { Next [ Frame ] } [ Err ] } Close { Next [ Frame ] } [ Err ]
-//
-// with LastEventID, Retry, InputOffset and Buffered allowed at any time and
-// Reset starting over. Write returns ErrBufferFull, writing nothing, when
-// more than MaxEventSize bytes are buffered unread: call Next until it
-// returns false after each Write, as in the loop above.
-//
-// # Rules
-//
-// A UTF-8 byte order mark is skipped once, only at the very start of the
-// stream, also when it arrives split over several chunks. Lines end with
-// CRLF, LF or a lone CR; a CR that ends one chunk and an LF that starts the
-// next are one line end. Other bytes, U+2028 and U+2029 included, are not
-// line ends, and the bytes are not otherwise decoded or validated. A line
-// that starts with ':' is a comment (see [Options].OnComment); a line without
-// a colon is a field name with an empty value; one space after the colon is
-// removed, no more. "data" lines are joined with LF; a blank line ends the
-// event, which is dispatched as a frame unless it had no data line; the
-// event type defaults to "message". "id" sets the last event ID, which
-// persists across events, unless its value contains NUL; an empty id resets
-// it. "retry" is honoured only when it is all ASCII digits. Other fields are
-// ignored. At the end of the input an unfinished event is not dispatched
-// and Close reports it.
-//
-// # Limits and errors
-//
-// Options.MaxEventSize (default [DefaultMaxEventSize], 16 MiB; 0 means the
-// default, never unlimited) caps one event. A larger event is reported as
-// soon as it passes the limit, not when it ends (nor never, when it does
-// not), as a *[SyntaxError] wrapping [ErrEventTooLarge] with its offset and
-// Size MaxEventSize+1, and skipped to its end; calling Next again reads the
-// next event normally. A Lexer holds
-// at most MaxEventSize bytes of one event plus the chunk being written; a
-// Reader at most MaxEventSize plus its 32 KiB read buffer. Every other error
-// is final and sticky: io.ErrUnexpectedEOF for a stream cut inside an
-// event (Size is the number of bytes dropped), a read error, or
-// io.ErrNoProgress for a reader that returned no data and no error 100
-// times in a row, each wrapped in a *SyntaxError. Frames completed before an
-// error are always returned first.
-//
-// # Offsets and lifetimes
-//
-// Offsets are 0-based byte offsets in the stream, counting every byte
-// received, a byte order mark included: [Frame].Offset is where the
-// frame's first non-comment line starts, SyntaxError.Offset where the event
-// concerned starts, and InputOffset how far the input has been consumed.
-// Frame.Seq counts dispatched frames from 1.
-//
-// A Frame's slices, and LastEventID's, alias the Lexer's buffers and are
-// valid only until the next call to Write, Next, Close or Reset (Next or
-// Reset on a Reader), like bufio.Scanner's Bytes. [Frame.Clone] makes a
-// copy that stays valid. Once its buffers have grown, a Lexer or Reader
-// allocates nothing per frame.
-//
-// A Lexer, Reader or Decoder must not be used from multiple goroutines at
-// once; distinct ones are independent.
+// A Decoder must not be used from multiple goroutines at once; distinct
+// ones are independent.
 package parser

@@ -5,36 +5,19 @@ import (
 	"strconv"
 )
 
-// The errors that this package reports, usually wrapped in a *[SyntaxError]
-// that says where they happened. Match them with errors.Is.
-//
-// A stream cut in the middle of an event is reported with
-// io.ErrUnexpectedEOF as the wrapped error, and a reader that keeps returning
-// no data and no error with io.ErrNoProgress.
+// The errors that the Decoder and the document decoders report, wrapped in
+// a *[DecodeError] that says where they happened. Match them with errors.Is.
+// The lexer's errors are package sse's.
 var (
-	// ErrEventTooLarge means one event exceeded Options.MaxEventSize. It is
-	// reported as soon as the event passes the limit; the event is skipped
-	// to its end and reading continues with the next one.
-	ErrEventTooLarge = errors.New("parser: event exceeds MaxEventSize")
-	// ErrBufferFull is returned by Lexer.Write, with nothing written, when
-	// more than MaxEventSize bytes are already buffered unread: call Next
-	// until it returns false, then write again.
-	ErrBufferFull = errors.New("parser: lexer buffer full, call Next before Write")
-	// ErrWriteAfterClose is returned by Lexer.Write after Close.
-	ErrWriteAfterClose = errors.New("parser: Write after Close")
-	// ErrInvalidRead means an io.Reader returned a negative count or one
-	// larger than the buffer it was given.
-	ErrInvalidRead = errors.New("parser: io.Reader returned an invalid count")
-
 	// ErrInvalidJSON means a frame's data or a document is not valid JSON
-	// (SyntaxError.Pos says where), or a JSON string holds an invalid escape
+	// (DecodeError.Pos says where), or a JSON string holds an invalid escape
 	// or a raw control character.
 	ErrInvalidJSON = errors.New("parser: invalid JSON")
 	// ErrTooDeep means JSON nesting exceeded the decoder's depth limit of
 	// 300 levels, every value counting as one.
 	ErrTooDeep = errors.New("parser: JSON nested too deeply")
 	// ErrFieldType means a member has the wrong JSON type, such as a number
-	// where the schema wants a string (SyntaxError.Field names it).
+	// where the schema wants a string (DecodeError.Field names it).
 	ErrFieldType = errors.New("parser: wrong JSON type for field")
 	// ErrFieldValue means a member has the right JSON type but a value the
 	// schema does not allow: an unknown enum name, bad base64, a non-integer
@@ -61,36 +44,31 @@ var (
 	ErrInvalidID = errors.New("parser: invalid id")
 )
 
-// SyntaxError reports input that the package could not accept, and where it
-// was in the stream. The first error of a lexer or reader is sticky, except
-// ErrEventTooLarge, after which reading continues with the next event.
-type SyntaxError struct {
+// DecodeError reports frame data or a document that the package could not
+// decode, and where: the frame in the stream, the byte in its data and the
+// JSON member.
+type DecodeError struct {
 	// Offset is the 0-based byte offset in the stream of the start of the
-	// frame (or of the unfinished or oversized event) concerned.
+	// frame concerned (sse.Frame.Offset); 0 for a document outside a stream.
 	Offset int64
-	// Seq is the 1-based ordinal of the frame concerned among the frames
-	// dispatched so far; 0 when the error is not tied to a dispatched frame.
+	// Seq is the 1-based ordinal of the frame concerned (sse.Frame.Seq); 0
+	// for a document outside a stream.
 	Seq int64
-	// ID is the SSE last event ID in force for the frame; "" when none.
+	// ID is the SSE last event ID in force for the frame (sse.Frame.ID); ""
+	// when none.
 	ID string
-	// Pos is the 0-based byte position inside the frame's data where the
-	// problem was found; -1 when it is not known or does not apply.
+	// Pos is the 0-based byte position inside the frame's data (or the
+	// document) where the problem was found; -1 when it is not known.
 	Pos int
 	// Field names the JSON member concerned as a dotted path, such as
 	// "artifactUpdate.artifact.parts[0].text"; "" when none applies.
 	Field string
-	// Size is the number of bytes concerned: those dropped by a cut stream,
-	// or, for an oversized event, MaxEventSize+1 (it is reported when it
-	// passes the limit, before its length is known); 0 when
-	// it does not apply.
-	Size int64
-	// Err is the underlying error, one of the package's sentinels or an
-	// error from the standard library such as io.ErrUnexpectedEOF.
+	// Err is the underlying error, one of the package's sentinels.
 	Err error
 }
 
 // Error formats the error with every position that is known.
-func (e *SyntaxError) Error() string {
+func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "parser: "...)
 	if e.Seq > 0 {
@@ -113,20 +91,15 @@ func (e *SyntaxError) Error() string {
 		b = append(b, ", data byte "...)
 		b = strconv.AppendInt(b, int64(e.Pos), 10)
 	}
-	if e.Size > 0 {
-		b = append(b, ", "...)
-		b = strconv.AppendInt(b, e.Size, 10)
-		b = append(b, " bytes"...)
-	}
 	b = append(b, ": "...)
 	if e.Err != nil {
 		b = append(b, e.Err.Error()...)
 	} else {
-		b = append(b, "syntax error"...)
+		b = append(b, "decode error"...)
 	}
 	return string(b)
 }
 
 // Unwrap returns the underlying error, so that errors.Is and errors.As see
 // it.
-func (e *SyntaxError) Unwrap() error { return e.Err }
+func (e *DecodeError) Unwrap() error { return e.Err }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // ExampleDecoder lexes a short A2A stream and decodes every frame: a task
@@ -30,7 +31,7 @@ id: 5
 data: {"statusUpdate":{"taskId":"task.1","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"$usage":{"totalTokens":120,"credits":1.2}}}}
 
 `
-	r := parser.NewReader(strings.NewReader(stream), nil)
+	r := sse.NewReader(strings.NewReader(stream), nil)
 	var d parser.Decoder
 	for r.Next() {
 		f := r.Frame()
@@ -66,7 +67,7 @@ data: {"statusUpdate":{"taskId":"task.1","status":{"state":"TASK_STATE_COMPLETED
 // it is an event, not a decoding failure, and carries an *APIError.
 func ExampleDecoder_Decode_errorFrame() {
 	var d parser.Decoder
-	ev, err := d.Decode(&parser.Frame{Seq: 9, Event: []byte("error"),
+	ev, err := d.Decode(&sse.Frame{Seq: 9, Event: []byte("error"),
 		Data: []byte(`{"jsonrpc":"2.0","id":"req-1","error":{"code":-32001,"message":"Task not found","data":[{"reason":"TASK_NOT_FOUND"}]}}`)})
 	fmt.Println(ev.Kind, ev.Binding, err)
 	fmt.Println(ev.Err)
@@ -80,7 +81,7 @@ func ExampleDecoder_Decode_errorFrame() {
 // within the data.
 func ExampleDecoder_Decode_syntaxError() {
 	var d parser.Decoder
-	_, err := d.Decode(&parser.Frame{Offset: 4096, Seq: 12, ID: []byte("12"),
+	_, err := d.Decode(&sse.Frame{Offset: 4096, Seq: 12, ID: []byte("12"),
 		Data: []byte(`{"statusUpdate":{"taskId":"t","status":{"state":"completed"}}}`)})
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, parser.ErrLegacyShape))
@@ -152,12 +153,12 @@ func ExampleParseID() {
 // printDeltas lexes and decodes a stream read from body and prints its
 // text deltas.
 func printDeltas(body io.Reader) error {
-	r := parser.NewReader(body, nil) // or parser.NewLexer to push bytes
+	r := sse.NewReader(body, nil) // or sse.NewLexer to push bytes
 	var d parser.Decoder
 	for r.Next() {
 		ev, err := d.Decode(r.Frame()) // views, valid until the next call
 		if err != nil {
-			return err // *parser.SyntaxError: frame, SSE id, byte offset, JSON path
+			return err // *parser.DecodeError: frame, SSE id, byte offset, JSON path
 		}
 		if ev.Kind == parser.KindArtifactUpdate {
 			u := &ev.ArtifactUpdate
@@ -175,5 +176,5 @@ func ExampleDecoder_loop() {
 	fmt.Println(printDeltas(strings.NewReader(stream)))
 	// Output:
 	// a append=false "Hi"
-	// parser: (id "1") at byte 101, 30 bytes: unexpected EOF
+	// sse: after frame 1 (id "1") at byte 101, 30 bytes: unexpected EOF
 }

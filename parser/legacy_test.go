@@ -95,7 +95,7 @@ func TestLegacyShapes(t *testing.T) {
 			ev, err := decodeData(t, &d, data)
 			if tt.err != nil {
 				require.Error(t, err, "event %+v", ev)
-				checkSyntaxError(t, err, tt.err, pos, tt.field)
+				checkDecodeError(t, err, tt.err, pos, tt.field)
 				return
 			}
 			require.NoError(t, err)

@@ -5,14 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
 )
 
 // decodeAfter decodes second with a Decoder that decoded first just before,
 // and reports whether the Decoder reused the shape of first.
 func decodeAfter(d *Decoder, first, second string) (*Event, error, bool) {
-	d.Decode(&Frame{Data: []byte(first)})
-	ev, err := d.Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+	d.Decode(&sse.Frame{Data: []byte(first)})
+	ev, err := d.Decode(&sse.Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
 	return ev, err, ev != nil && ev == &d.shape.ev
 }
 
@@ -20,7 +21,7 @@ func decodeAfter(d *Decoder, first, second string) (*Event, error, bool) {
 // (nil or empty slices included) from decoding it with a new Decoder.
 func checkLikeFresh(t *testing.T, got *Event, gotErr error, second string) {
 	t.Helper()
-	want, wantErr := new(Decoder).Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+	want, wantErr := new(Decoder).Decode(&sse.Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
 	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
 		t.Fatalf("error %v, a new Decoder gives %v", gotErr, wantErr)
 	}
@@ -81,15 +82,15 @@ func TestShapeMatchesFullDecode(t *testing.T) {
 // frame between two deltas leaves the shape in place, and that Reset
 // drops it.
 func TestShapeKeptAcrossOtherEvents(t *testing.T) {
-	delta := func(s string) *Frame {
-		return &Frame{Data: []byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"` + s + `"}]},"append":true}}`)}
+	delta := func(s string) *sse.Frame {
+		return &sse.Frame{Data: []byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"` + s + `"}]},"append":true}}`)}
 	}
 	var d Decoder
 	if _, err := d.Decode(delta("a")); err != nil {
 		t.Fatal(err)
 	}
 	for _, data := range []string{`{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`, `{"artifactUpdate":`} {
-		d.Decode(&Frame{Data: []byte(data)})
+		d.Decode(&sse.Frame{Data: []byte(data)})
 		ev, err := d.Decode(delta("b"))
 		if err != nil || ev != &d.shape.ev || string(ev.ArtifactUpdate.Artifact.Parts[0].Text) != "b" {
 			t.Fatalf("after %s: event %p (shape %p), %v", data, ev, &d.shape.ev, err)
@@ -114,12 +115,12 @@ func FuzzShape(f *testing.F) {
 			return
 		}
 		var d Decoder
-		if _, err := d.Decode(&Frame{Data: doc}); err != nil || !d.shape.ok {
+		if _, err := d.Decode(&sse.Frame{Data: doc}); err != nil || !d.shape.ok {
 			return
 		}
 		// text replaces the old text and its closing quote.
 		second := string(d.shape.head) + string(text) + string(d.shape.tail)
-		ev, err := d.Decode(&Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
+		ev, err := d.Decode(&sse.Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
 		checkLikeFresh(t, ev, err, second)
 	})
 }
@@ -134,7 +135,7 @@ func TestDecoderShape(t *testing.T) {
 	var d Decoder
 	shapeOf := func(data string) uint64 {
 		t.Helper()
-		d.Decode(&Frame{Data: []byte(data)})
+		d.Decode(&sse.Frame{Data: []byte(data)})
 		return d.Shape()
 	}
 	a := shapeOf(delta("a", "x"))

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -26,7 +27,7 @@ func TestAllocsReducerApplyDelta(t *testing.T) {
 	var dec parser.Decoder
 	r := reconstruct.NewReducer(nil)
 	apply := func(seq int64, data string) {
-		f := parser.Frame{Offset: 100 * seq, Seq: seq, Data: []byte(data), ID: []byte("evt-000123")}
+		f := sse.Frame{Offset: 100 * seq, Seq: seq, Data: []byte(data), ID: []byte("evt-000123")}
 		ev, err := dec.Decode(&f)
 		require.NoError(t, err)
 		require.NoError(t, r.Apply(&f, ev))
@@ -34,7 +35,7 @@ func TestAllocsReducerApplyDelta(t *testing.T) {
 	apply(1, task("TASK_STATE_WORKING"))
 	apply(2, first("art-1", "The "))
 	delta := []byte(more("art-1", "token "))
-	f := parser.Frame{Offset: 300, Seq: 3, Data: delta, ID: []byte("evt-000124")}
+	f := sse.Frame{Offset: 300, Seq: 3, Data: delta, ID: []byte("evt-000124")}
 	ev, err := dec.Decode(&f)
 	require.NoError(t, err)
 	const runs = 100
@@ -65,7 +66,7 @@ func TestAllocsStreamDelta(t *testing.T) {
 	}
 	for _, name := range []string{"REST", "JSON-RPC"} {
 		t.Run(name, func(t *testing.T) {
-			head := sse("h", task("TASK_STATE_WORKING"), first("art-1", "The "))
+			head := sseStream("h", task("TASK_STATE_WORKING"), first("art-1", "The "))
 			frame := "id: evt-1\ndata: " + more("art-1", "tok\u00e9n ") + "\n\n"
 			if name == "JSON-RPC" {
 				head, frame = rpc(head), rpc(frame)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -56,7 +57,7 @@ const benchFrames = 20000
 
 // lexDecode lexes and decodes in, written in chunks of chunk bytes, and
 // returns the number of frames.
-func lexDecode(b *testing.B, lx *parser.Lexer, dec *parser.Decoder, in []byte, chunk int) int {
+func lexDecode(b *testing.B, lx *sse.Lexer, dec *parser.Decoder, in []byte, chunk int) int {
 	lx.Reset()
 	frames := 0
 	for p := in; len(p) > 0; {
@@ -109,7 +110,7 @@ func BenchmarkPipeline(b *testing.B) {
 			name = "4KiB"
 		}
 		b.Run("LexDecode/"+name, func(b *testing.B) {
-			lx := parser.NewLexer(nil)
+			lx := sse.NewLexer(nil)
 			var dec parser.Decoder
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -133,7 +134,7 @@ func BenchmarkPipeline(b *testing.B) {
 		// bounds by 1.3) and what the reducer adds per frame
 		// (reduce-ns/frame).
 		b.Run("Ratio/"+name, func(b *testing.B) {
-			lx := parser.NewLexer(nil)
+			lx := sse.NewLexer(nil)
 			var dec parser.Decoder
 			s := reconstruct.NewStream(nil)
 			var ld, ldr int64
@@ -162,7 +163,7 @@ func BenchmarkPipeline(b *testing.B) {
 // answer) and COMPLETED.
 func longAnswer(size int) []byte {
 	var b, answer strings.Builder
-	b.WriteString(sse("l", task("TASK_STATE_WORKING")))
+	b.WriteString(sseStream("l", task("TASK_STATE_WORKING")))
 	for i := 0; answer.Len() < size; i++ {
 		w := "tok" + strconv.Itoa(i%10) + "é " // 7 bytes
 		answer.WriteString(w)
@@ -209,7 +210,7 @@ func BenchmarkOneByteWrites(b *testing.B) {
 func BenchmarkReducerApplyDelta(b *testing.B) {
 	var dec parser.Decoder
 	decode := func(data string) *parser.Event {
-		f := parser.Frame{Data: []byte(data)}
+		f := sse.Frame{Data: []byte(data)}
 		ev, err := dec.Decode(&f)
 		if err != nil {
 			b.Fatal(err)
@@ -217,12 +218,12 @@ func BenchmarkReducerApplyDelta(b *testing.B) {
 		return ev
 	}
 	r := reconstruct.NewReducer(nil)
-	f := parser.Frame{Seq: 1, ID: []byte("evt-1")}
+	f := sse.Frame{Seq: 1, ID: []byte("evt-1")}
 	if err := r.Apply(&f, decode(task("TASK_STATE_WORKING"))); err != nil {
 		b.Fatal(err)
 	}
 	restart := parser.NewDecoder()
-	fr := parser.Frame{Data: []byte(first("art-1", "The "))}
+	fr := sse.Frame{Data: []byte(first("art-1", "The "))}
 	restartEv, err := restart.Decode(&fr)
 	if err != nil {
 		b.Fatal(err)

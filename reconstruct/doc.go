@@ -127,9 +127,9 @@
 //   - an error document in the stream (REST or JSON-RPC shape): an
 //     *[EventError] that matches [ErrServer] and holds the *parser.APIError
 //     (errors.As);
-//   - a frame that cannot be decoded: the *parser.SyntaxError; an event
-//     over MaxEventSize: the *parser.SyntaxError wrapping
-//     parser.ErrEventTooLarge;
+//   - a frame that cannot be decoded: the *parser.DecodeError; an event
+//     over MaxEventSize: the *sse.SyntaxError wrapping
+//     sse.ErrEventTooLarge;
 //   - an artifact over MaxArtifactSize, artifacts over MaxRunSize
 //     together, too many artifacts or too many diagnostics: an
 //     *EventError wrapping [ErrArtifactTooLarge], [ErrRunTooLarge],
@@ -161,7 +161,7 @@
 //
 // # Limits
 //
-// Options.MaxEventSize caps one SSE event (default parser.DefaultMaxEventSize,
+// Options.MaxEventSize caps one SSE event (default sse.DefaultMaxEventSize,
 // 16 MiB); Options.MaxArtifactSize the bytes held for one artifact
 // ([DefaultMaxArtifactSize], 64 MiB); Options.MaxRunSize the bytes held
 // for all the artifacts of a run together ([DefaultMaxRunSize], 256 MiB);

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // The errors that this package reports. Rule violations are the Err of a
@@ -76,7 +77,7 @@ type Where struct {
 	ID string
 }
 
-func whereOf(f *parser.Frame) Where {
+func whereOf(f *sse.Frame) Where {
 	if f == nil {
 		return Where{Offset: -1}
 	}
@@ -203,7 +204,7 @@ type TruncatedError struct {
 	// Offset is the number of bytes of the stream consumed.
 	Offset int64
 	// Cut is the lexer's error when the stream ended inside an event (a
-	// *parser.SyntaxError wrapping io.ErrUnexpectedEOF, whose Offset is
+	// *sse.SyntaxError wrapping io.ErrUnexpectedEOF, whose Offset is
 	// where that event began); nil when it ended between events.
 	Cut error
 	// Dropped is the number of bytes of the event the cut left unfinished,
@@ -267,7 +268,7 @@ func (e *TruncatedError) Unwrap() []error {
 }
 
 // splitEnd sorts the error given to Reducer.Finish: the lexer's error for
-// a stream cut inside an event (a *parser.SyntaxError wrapping
+// a stream cut inside an event (a *sse.SyntaxError wrapping
 // io.ErrUnexpectedEOF) is the cut, anything else the cause; an
 // errors.Join of both is split. io.EOF is a plain end, no cause.
 func splitEnd(err error) (cut, cause error) {
@@ -292,7 +293,7 @@ func splitEnd(err error) (cut, cause error) {
 // isCut reports whether err is the lexer's error for a stream cut inside
 // an event.
 func isCut(err error) bool {
-	se, ok := err.(*parser.SyntaxError)
+	se, ok := err.(*sse.SyntaxError)
 	return ok && se.Err == io.ErrUnexpectedEOF
 }
 

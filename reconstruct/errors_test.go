@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/utf8buf"
 )
@@ -77,7 +78,7 @@ func TestDiagnostics(t *testing.T) {
 			}},
 	}
 	for _, tt := range tests {
-		in := sse("d", append([]string{task("TASK_STATE_WORKING")}, tt.events...)...)
+		in := sseStream("d", append([]string{task("TASK_STATE_WORKING")}, tt.events...)...)
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := reconstruct.Read(strings.NewReader(in), nil)
 			require.NoError(t, err, "a diagnostic does not end the run")
@@ -107,7 +108,7 @@ func TestDiagnostics(t *testing.T) {
 // everything received before is kept.
 func TestInStreamError(t *testing.T) {
 	before := []string{task("TASK_STATE_WORKING"), first("a", "partial "), more("a", "text")}
-	rest := sse("e", append(before, `{"error":{"code":503,"status":"UNAVAILABLE","message":"model overloaded"}}`, status("TASK_STATE_COMPLETED", "", ""))...)
+	rest := sseStream("e", append(before, `{"error":{"code":503,"status":"UNAVAILABLE","message":"model overloaded"}}`, status("TASK_STATE_COMPLETED", "", ""))...)
 	for _, tt := range []struct{ name, in string }{{"REST", rest}, {"JSON-RPC", rpc(rest)}} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runStream(tt.in, whole, nil)
@@ -132,21 +133,21 @@ func TestInStreamError(t *testing.T) {
 // Input that cannot be decoded, or an event over MaxEventSize, ends the run
 // with the parser's *SyntaxError; what came before is kept.
 func TestInputErrors(t *testing.T) {
-	ok := sse("i", task("TASK_STATE_WORKING"), first("a", "kept"))
+	ok := sseStream("i", task("TASK_STATE_WORKING"), first("a", "kept"))
 	tests := []struct {
 		name string
 		in   string
 		opts *reconstruct.Options
 		err  error
 	}{
-		{"invalid JSON", ok + "data: {not json\n\n" + sse("j", status("TASK_STATE_COMPLETED", "", "")), nil, parser.ErrInvalidJSON},
+		{"invalid JSON", ok + "data: {not json\n\n" + sseStream("j", status("TASK_STATE_COMPLETED", "", "")), nil, parser.ErrInvalidJSON},
 		{"legacy shape", ok + "data: {\"kind\":\"status-update\",\"final\":true}\n\n", nil, parser.ErrLegacyShape},
-		{"oversized event", ok + sse("j", more("a", strings.Repeat("x", 300))) + sse("k", status("TASK_STATE_COMPLETED", "", "")),
-			&reconstruct.Options{MaxEventSize: 256}, parser.ErrEventTooLarge},
-		{"artifact too large", ok + sse("j", more("a", strings.Repeat("x", 100))), &reconstruct.Options{MaxArtifactSize: 64}, reconstruct.ErrArtifactTooLarge},
-		{"too many artifacts", ok + sse("j", first("b", "1"), first("c", "2")), &reconstruct.Options{MaxArtifacts: 2}, reconstruct.ErrTooManyArtifacts},
-		{"run too large", ok + sse("j", first("b", strings.Repeat("x", 30)), first("c", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
-		{"run too large by a delta", ok + sse("j", first("b", strings.Repeat("x", 30)), more("b", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
+		{"oversized event", ok + sseStream("j", more("a", strings.Repeat("x", 300))) + sseStream("k", status("TASK_STATE_COMPLETED", "", "")),
+			&reconstruct.Options{MaxEventSize: 256}, sse.ErrEventTooLarge},
+		{"artifact too large", ok + sseStream("j", more("a", strings.Repeat("x", 100))), &reconstruct.Options{MaxArtifactSize: 64}, reconstruct.ErrArtifactTooLarge},
+		{"too many artifacts", ok + sseStream("j", first("b", "1"), first("c", "2")), &reconstruct.Options{MaxArtifacts: 2}, reconstruct.ErrTooManyArtifacts},
+		{"run too large", ok + sseStream("j", first("b", strings.Repeat("x", 30)), first("c", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
+		{"run too large by a delta", ok + sseStream("j", first("b", strings.Repeat("x", 30)), more("b", strings.Repeat("y", 30))), &reconstruct.Options{MaxRunSize: 60}, reconstruct.ErrRunTooLarge},
 		{"too many diagnostics", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", 4), &reconstruct.Options{MaxDiagnostics: 3}, reconstruct.ErrTooManyDiagnostics},
 		{"too many diagnostics by default", ok + strings.Repeat("data: {\"futureEvent\":{}}\n\n", reconstruct.DefaultMaxDiagnostics+1), nil, reconstruct.ErrTooManyDiagnostics},
 	}
@@ -162,9 +163,10 @@ func TestInputErrors(t *testing.T) {
 				assert.Equal(t, "kept", string(artifact(t, r.res, "a").Text()))
 				assert.Equal(t, "kept", r.live["a"])
 				assert.Equal(t, 1, r.dones)
-				var se *parser.SyntaxError
+				var de *parser.DecodeError
+				var se *sse.SyntaxError
 				var ee *reconstruct.EventError
-				assert.True(t, errors.As(r.err, &se) || errors.As(r.err, &ee), "the error says where: %v", r.err)
+				assert.True(t, errors.As(r.err, &de) || errors.As(r.err, &se) || errors.As(r.err, &ee), "the error says where: %v", r.err)
 			})
 		}
 	}
@@ -175,7 +177,7 @@ func TestInputErrors(t *testing.T) {
 // fits in 60.
 func TestRunSizeCountsWhatIsHeld(t *testing.T) {
 	x := strings.Repeat("x", 30)
-	in := sse("r", task("TASK_STATE_WORKING"), first("a", x), more("a", x), first("a", "small"), first("b", x), more("b", "y"),
+	in := sseStream("r", task("TASK_STATE_WORKING"), first("a", x), more("a", x), first("a", "small"), first("b", x), more("b", "y"),
 		artifactUpdate("b", true, true, "", text("z")), status("TASK_STATE_COMPLETED", "", ""))
 	for _, limit := range []int{0, 60, 61} {
 		r := runStream(in, whole, &reconstruct.Options{MaxRunSize: limit})
@@ -207,7 +209,7 @@ type model struct {
 // modelOf reads the complete events of in.
 func modelOf(t testing.TB, in string) *model {
 	m := &model{texts: map[string][]byte{}, sealed: map[string]bool{}}
-	rd := parser.NewReader(strings.NewReader(in), nil)
+	rd := sse.NewReader(strings.NewReader(in), nil)
 	var dec parser.Decoder
 	for rd.Next() && !m.final {
 		f := rd.Frame()
@@ -319,7 +321,7 @@ func TestTruncation(t *testing.T) {
 // The truncation error of a failed read carries the read's error.
 func TestTruncationByReadError(t *testing.T) {
 	boom := errors.New("connection reset")
-	r := io.MultiReader(strings.NewReader(sse("x", task("TASK_STATE_WORKING"), first("a", "so far"))), &errReader{boom})
+	r := io.MultiReader(strings.NewReader(sseStream("x", task("TASK_STATE_WORKING"), first("a", "so far"))), &errReader{boom})
 	res, err := reconstruct.Read(r, nil)
 	var te *reconstruct.TruncatedError
 	require.ErrorAs(t, err, &te)
@@ -337,7 +339,7 @@ func (r *errReader) Read([]byte) (int, error) { return 0, r.err }
 // pair is joined in the stored text and the live text is replaced, never
 // left with the lone half plus a stray byte.
 func TestReopenedArtifactJoinsSurrogateAtSeam(t *testing.T) {
-	in := sse("r", task("TASK_STATE_WORKING"),
+	in := sseStream("r", task("TASK_STATE_WORKING"),
 		first("a", "x"),
 		artifactUpdate("a", true, true, "", textRaw(`\ud83d`)),
 		moreRaw("a", `\ude00!`))
@@ -360,7 +362,7 @@ func TestReopenedArtifactJoinsSurrogateAtSeam(t *testing.T) {
 func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
 	reset := errors.New("read tcp 127.0.0.1:1->127.0.0.1:2: connection reset by peer")
 	idle := errors.New("httpstream: no byte for 30s")
-	whole := sse("m", task("TASK_STATE_WORKING"), first("a", "x"))
+	whole := sseStream("m", task("TASK_STATE_WORKING"), first("a", "x"))
 	cutTail := "data: {\"art"
 	tests := []struct {
 		name    string
@@ -399,7 +401,7 @@ func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
 			assert.Equal(t, tt.inside, errors.Is(err, io.ErrUnexpectedEOF), "io.ErrUnexpectedEOF only for a cut inside an event")
 			assert.Equal(t, tt.inside, te.Cut != nil, "Cut is nil between events")
 			if tt.inside {
-				var se *parser.SyntaxError
+				var se *sse.SyntaxError
 				require.ErrorAs(t, te.Cut, &se)
 				assert.Equal(t, int64(11), se.Size)
 				assert.Equal(t, int64(11), te.Dropped)
@@ -420,7 +422,7 @@ func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
 // A cause that is a typed error (a net.Error with a timeout) stays
 // reachable with errors.As through Read.
 func TestTruncatedErrorCauseAs(t *testing.T) {
-	r := io.MultiReader(strings.NewReader(sse("x", task("TASK_STATE_WORKING"))), &errReader{timeoutErr{}})
+	r := io.MultiReader(strings.NewReader(sseStream("x", task("TASK_STATE_WORKING"))), &errReader{timeoutErr{}})
 	_, err := reconstruct.Read(r, nil)
 	var te *reconstruct.TruncatedError
 	require.ErrorAs(t, err, &te)

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // GeneralPathOnly makes the Reducer of s take applyArtifact's general path
@@ -14,7 +15,7 @@ func GeneralPathOnly(s *Stream) { s.red.generalOnly = true }
 
 // ApplyDeltaFast offers ev, an artifact update, to the delta fast path of
 // r alone and reports whether the fast path applied it.
-func ApplyDeltaFast(r *Reducer, f *parser.Frame, ev *parser.Event) bool {
+func ApplyDeltaFast(r *Reducer, f *sse.Frame, ev *parser.Event) bool {
 	r.updates = r.updates[:0]
 	return r.appendToken(f, &ev.ArtifactUpdate)
 }

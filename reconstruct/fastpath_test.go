@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -19,7 +20,7 @@ import (
 // low one, a name, deltas after the close, and an artifact sealed on a
 // truncated high surrogate whose reopening completes it, so that the low
 // surrogate of the next delta rewrites text already handed out.
-var fastPathEdges = sse("fp",
+var fastPathEdges = sseStream("fp",
 	task("TASK_STATE_WORKING"),
 	first("a", "x"),
 	more("a", "y"),
@@ -152,8 +153,8 @@ func TestDeltaFastPath(t *testing.T) {
 	streams := append(corpus(t), corpusStream{"fastPathEdges", fastPathEdges},
 		corpusStream{"fastPathEdges/jsonrpc", rpc(fastPathEdges)},
 		corpusStream{"benchCorpus", string(benchCorpus(400))},
-		corpusStream{"gatheredDeltas", sse("gd", append(gatheredDeltas, status("TASK_STATE_COMPLETED", "", ""))...)},
-		corpusStream{"gatheredDeltas/cut", sse("gd", gatheredDeltas...)})
+		corpusStream{"gatheredDeltas", sseStream("gd", append(gatheredDeltas, status("TASK_STATE_COMPLETED", "", ""))...)},
+		corpusStream{"gatheredDeltas/cut", sseStream("gd", gatheredDeltas...)})
 	for _, e := range errorStreams {
 		streams = append(streams, corpusStream{"error/" + e.name, e.in})
 	}
@@ -204,9 +205,9 @@ func TestReadGathering(t *testing.T) {
 		events = append(events, more("g", "token-"+strconv.Itoa(i)+strings.Repeat("·", i%7)+" "))
 	}
 	ends := map[string]string{
-		"completed": sse("gd", append(events, status("TASK_STATE_COMPLETED", "", ""))...),
-		"cut":       sse("gd", events...),
-		"bad frame": sse("gd", append(events, "{")...),
+		"completed": sseStream("gd", append(events, status("TASK_STATE_COMPLETED", "", ""))...),
+		"cut":       sseStream("gd", events...),
+		"bad frame": sseStream("gd", append(events, "{")...),
 	}
 	for name, in := range ends {
 		t.Run(name, func(t *testing.T) {
@@ -296,7 +297,7 @@ func TestDeltaFastPathTakes(t *testing.T) {
 			r := reconstruct.NewReducer(tt.opts)
 			var dec parser.Decoder
 			for i, data := range append(tt.before, tt.event) {
-				f := parser.Frame{Seq: int64(i + 1), Data: []byte(data)}
+				f := sse.Frame{Seq: int64(i + 1), Data: []byte(data)}
 				ev, err := dec.Decode(&f)
 				if err != nil {
 					t.Fatalf("event %d: %v", i+1, err)
@@ -375,7 +376,7 @@ func TestRepeatTakes(t *testing.T) {
 	s := reconstruct.NewStream(nil)
 	var shape uint64
 	for i, st := range steps {
-		s.Write([]byte(sse(strconv.Itoa(i), st.event)))
+		s.Write([]byte(sseStream(strconv.Itoa(i), st.event)))
 		for s.Next() {
 		}
 		got := reconstruct.RepeatShape(s)

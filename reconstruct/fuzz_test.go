@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -23,7 +24,8 @@ func documented(err error) bool {
 	var te *reconstruct.TruncatedError
 	var ee *reconstruct.EventError
 	var d *reconstruct.Diagnostic
-	var se *parser.SyntaxError
+	var de *parser.DecodeError
+	var se *sse.SyntaxError
 	var ne *reconstruct.NotEventStreamError
 	switch {
 	case errors.As(err, &ne):
@@ -42,6 +44,8 @@ func documented(err error) bool {
 			}
 		}
 		return false
+	case errors.As(err, &de):
+		return de.Err != nil
 	case errors.As(err, &se):
 		return se.Err != nil
 	}

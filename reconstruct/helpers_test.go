@@ -128,8 +128,8 @@ func task(state string, artifacts ...string) string {
 
 const usage = `{"model":"corti-default","inputTokens":100,"outputTokens":20,"totalTokens":120,"credits":1.2}`
 
-// sse returns the events as an SSE stream with ids prefix-1, prefix-2, …
-func sse(prefix string, events ...string) string {
+// sseStream returns the events as an SSE stream with ids prefix-1, prefix-2, …
+func sseStream(prefix string, events ...string) string {
 	var b strings.Builder
 	for i, e := range events {
 		b.WriteString("id: " + prefix + "-" + strconv.Itoa(i+1) + "\ndata: " + e + "\n\n")
@@ -180,7 +180,7 @@ var (
 	// thinkingToolAnswer: narration closed as thinking, a tool call
 	// (narrated in a WORKING status), then the answer with a cited data
 	// part, completed with usage.
-	thinkingToolAnswer = sse("tta",
+	thinkingToolAnswer = sseStream("tta",
 		task("TASK_STATE_SUBMITTED"),
 		status("TASK_STATE_WORKING", "", ""),
 		first("art-A", "Let me "),
@@ -198,7 +198,7 @@ var (
 	)
 
 	// inputRequired: narration then a question.
-	inputRequired = sse("ir",
+	inputRequired = sseStream("ir",
 		task("TASK_STATE_WORKING"),
 		first("art-N", "I need "),
 		more("art-N", "to know more"),
@@ -207,7 +207,7 @@ var (
 	)
 
 	// failed: narration then a failure.
-	failed = sse("fail",
+	failed = sseStream("fail",
 		task("TASK_STATE_WORKING"),
 		first("art-N", "Looking "),
 		more("art-N", "it up"),
@@ -217,7 +217,7 @@ var (
 
 	// sameText: the completion text equals the streamed text: one close,
 	// same id.
-	sameText = sse("same",
+	sameText = sseStream("same",
 		task("TASK_STATE_WORKING"),
 		first("art-1", "Héllo, "),
 		more("art-1", "wörld"),
@@ -227,7 +227,7 @@ var (
 
 	// splitChars: multi-byte characters split mid-rune in raw UTF-8, a
 	// surrogate pair split between two escapes, combining marks, Korean.
-	splitChars = sse("split",
+	splitChars = sseStream("split",
 		task("TASK_STATE_WORKING"),
 		first("art-1", "Caf\xc3"),          // é split after its lead byte
 		more("art-1", "\xa9 \xf0\x9f"),     // 😀 split in half
@@ -241,7 +241,7 @@ var (
 	)
 
 	// several: several artifacts with data, url and raw parts.
-	several = sse("sev",
+	several = sseStream("sev",
 		task("TASK_STATE_WORKING"),
 		artifactUpdate("art-data", false, true, "", `{"data":{"rows":[1,2,3]},"mediaType":"application/json"}`),
 		artifactUpdate("art-file", false, false, "", `{"url":"https://example.com/a.pdf","filename":"a.pdf","mediaType":"application/pdf"}`),

@@ -36,7 +36,7 @@ func TestCutHoldsBackIncompleteCharacters(t *testing.T) {
 			for i, d := range tt.deltas {
 				events = append(events, artifactUpdate("a", i > 0, false, "", textRaw(d)))
 			}
-			cut := sse("h", events...)
+			cut := sseStream("h", events...)
 			for _, split := range []splitter{whole, oneByte} {
 				for _, read := range []bool{false, true} {
 					var res *reconstruct.Result
@@ -64,7 +64,7 @@ func TestCutHoldsBackIncompleteCharacters(t *testing.T) {
 // exactly as sent at a cut; an unsealed one with several parts holds back
 // at the end of its last text part.
 func TestCutKeepsSealedBytes(t *testing.T) {
-	in := sse("k", task("TASK_STATE_WORKING"),
+	in := sseStream("k", task("TASK_STATE_WORKING"),
 		artifactUpdate("sealed", false, true, "", textRaw("done \xf0\x9f")),
 		artifactUpdate("open", false, false, "", `{"text":"x\u00e9","metadata":{"k":1}}`, textRaw("y \xe2\x82")),
 	)
@@ -80,7 +80,7 @@ func TestCutKeepsSealedBytes(t *testing.T) {
 // A character split between two text parts of one event is held back from
 // both, so that the artifact's text ends on a whole character.
 func TestCutHoldsBackCharacterSplitBetweenParts(t *testing.T) {
-	in := sse("p", task("TASK_STATE_WORKING"),
+	in := sseStream("p", task("TASK_STATE_WORKING"),
 		artifactUpdate("a", false, false, "", textRaw("ok \xf0\x9f"), textRaw("\xa9")),
 		artifactUpdate("b", false, false, "", textRaw("x"), `{"data":{}}`, textRaw("\xe2"), textRaw("\x82")),
 	)

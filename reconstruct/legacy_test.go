@@ -81,12 +81,12 @@ func TestLegacyFinalCompletes(t *testing.T) {
 // the run ends with ErrLegacyShape at that event, never with the question
 // silently gone.
 func TestLegacyContentRefused(t *testing.T) {
-	in := sse("c", task("TASK_STATE_WORKING")) + "id: c-2\ndata: " +
+	in := sseStream("c", task("TASK_STATE_WORKING")) + "id: c-2\ndata: " +
 		`{"statusUpdate":{"taskId":"` + taskID + `","contextId":"ctx","status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{"messageId":"msg.019a8f30-1111-7aaa-8bbb-0123456789ad","role":"ROLE_AGENT","content":[{"text":"Which patient?"}]}}}}` + "\n\n"
 	for _, strict := range []bool{false, true} {
 		res, err := reconstruct.Read(strings.NewReader(in), &reconstruct.Options{Strict: strict})
 		require.ErrorIs(t, err, parser.ErrLegacyShape)
-		var se *parser.SyntaxError
+		var se *parser.DecodeError
 		require.ErrorAs(t, err, &se)
 		assert.Equal(t, "statusUpdate.status.message.content", se.Field)
 		assert.Equal(t, "c-2", se.ID)

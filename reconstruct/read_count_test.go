@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -14,10 +14,10 @@ type overReader struct{}
 func (overReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
 
 // TestReadInvalidCount checks that a reader claiming more bytes than it was
-// given ends the run with parser.ErrInvalidRead instead of a panic.
+// given ends the run with sse.ErrInvalidRead instead of a panic.
 func TestReadInvalidCount(t *testing.T) {
 	_, err := reconstruct.Read(overReader{}, nil)
-	if !errors.Is(err, parser.ErrInvalidRead) {
+	if !errors.Is(err, sse.ErrInvalidRead) {
 		t.Errorf("Read = %v, want ErrInvalidRead", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -30,8 +31,8 @@ const (
 type Options struct {
 	// Strict turns every Diagnostic into an error that ends the run.
 	Strict bool
-	// MaxEventSize caps one SSE event (see parser.Options.MaxEventSize);
-	// 0 means parser.DefaultMaxEventSize.
+	// MaxEventSize caps one SSE event (see sse.Options.MaxEventSize);
+	// 0 means sse.DefaultMaxEventSize.
 	MaxEventSize int
 	// MaxArtifactSize caps the bytes held for one artifact (text, data,
 	// raw content, URLs and metadata of its parts); a run whose artifact
@@ -231,7 +232,7 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // Apply returns the error that ended the run, if it did: the server's error
 // sent in the stream, a limit exceeded, or a rule broken under
 // Options.Strict. After that, Apply does nothing and returns the same error.
-func (r *Reducer) Apply(f *parser.Frame, ev *parser.Event) error {
+func (r *Reducer) Apply(f *sse.Frame, ev *parser.Event) error {
 	r.flush()
 	r.updates, r.token = r.updates[:0], false
 	if r.err != nil {
@@ -281,13 +282,13 @@ func (r *Reducer) stop(seq int64, err error) {
 	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: &r.res, Err: err})
 }
 
-func (r *Reducer) fail(f *parser.Frame, err error) {
+func (r *Reducer) fail(f *sse.Frame, err error) {
 	r.stop(seqOf(f), &EventError{Where: whereOf(f), Err: err})
 }
 
 // diag records a diagnostic; it returns false when Options.Strict made it
 // end the run, or there were too many.
-func (r *Reducer) diag(f *parser.Frame, d Diagnostic) bool {
+func (r *Reducer) diag(f *sse.Frame, d Diagnostic) bool {
 	if len(r.res.Diagnostics) >= r.opts.MaxDiagnostics {
 		r.fail(f, ErrTooManyDiagnostics)
 		return false
@@ -303,7 +304,7 @@ func (r *Reducer) diag(f *parser.Frame, d Diagnostic) bool {
 
 // sameTask checks the task id an event names against the run's, adopting it
 // when the run has none yet. It reports whether to apply the event.
-func (r *Reducer) sameTask(f *parser.Frame, id, ctx []byte) bool {
+func (r *Reducer) sameTask(f *sse.Frame, id, ctx []byte) bool {
 	if len(id) > 0 {
 		if r.res.TaskID == "" {
 			r.res.TaskID = string(id)
@@ -320,7 +321,7 @@ func (r *Reducer) sameTask(f *parser.Frame, id, ctx []byte) bool {
 
 // afterTerminal reports an event that arrived after a terminal state; it
 // returns false when the event must not be applied.
-func (r *Reducer) afterTerminal(f *parser.Frame, to parser.TaskState) bool {
+func (r *Reducer) afterTerminal(f *sse.Frame, to parser.TaskState) bool {
 	if !r.terminal {
 		return true
 	}
@@ -328,7 +329,7 @@ func (r *Reducer) afterTerminal(f *parser.Frame, to parser.TaskState) bool {
 	return false
 }
 
-func (r *Reducer) task(f *parser.Frame, t *parser.Task) {
+func (r *Reducer) task(f *sse.Frame, t *parser.Task) {
 	if !r.sameTask(f, t.ID, t.ContextID) || !r.afterTerminal(f, t.Status.State) {
 		return
 	}
@@ -352,7 +353,7 @@ func (r *Reducer) task(f *parser.Frame, t *parser.Task) {
 	}
 }
 
-func (r *Reducer) message(f *parser.Frame, m *parser.Message) {
+func (r *Reducer) message(f *sse.Frame, m *parser.Message) {
 	if !r.afterTerminal(f, r.res.State) {
 		return
 	}
@@ -376,7 +377,7 @@ func (r *Reducer) message(f *parser.Frame, m *parser.Message) {
 	r.updates = append(r.updates, Update{Kind: UpdateSealed, Seq: seq, Artifact: a})
 }
 
-func (r *Reducer) statusUpdate(f *parser.Frame, u *parser.StatusUpdate) {
+func (r *Reducer) statusUpdate(f *sse.Frame, u *parser.StatusUpdate) {
 	if u.LegacyFinal && !r.legacy {
 		r.legacy = true
 		if !r.diag(f, Diagnostic{Field: "statusUpdate.final", Err: ErrLegacyField}) {
@@ -394,7 +395,7 @@ func (r *Reducer) statusUpdate(f *parser.Frame, u *parser.StatusUpdate) {
 
 // setStatus takes a new status; check says whether to check the
 // transition (a snapshot is taken as it is).
-func (r *Reducer) setStatus(f *parser.Frame, s *parser.Status, check bool) {
+func (r *Reducer) setStatus(f *sse.Frame, s *parser.Status, check bool) {
 	from, to := r.res.State, s.State
 	if check && !parser.CanTransition(from, to) {
 		if !r.diag(f, Diagnostic{From: from, To: to, Err: ErrTransition}) {
@@ -423,7 +424,7 @@ func (r *Reducer) setStatus(f *parser.Frame, s *parser.Status, check bool) {
 	}
 }
 
-func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
+func (r *Reducer) artifactUpdate(f *sse.Frame, u *parser.ArtifactUpdate) {
 	if !r.sameTask(f, u.TaskID, u.ContextID) {
 		return
 	}
@@ -446,7 +447,7 @@ func (r *Reducer) artifactUpdate(f *parser.Frame, u *parser.ArtifactUpdate) {
 // and so is one that would pass MaxArtifactSize or that follows text
 // handed out beyond its last whole character (only a reopened artifact has
 // such text, which appendParts checks for rewrites).
-func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
+func (r *Reducer) appendToken(f *sse.Frame, u *parser.ArtifactUpdate) bool {
 	in := &u.Artifact
 	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
 		len(in.Name) > 0 || len(in.Description) > 0 || len(in.Extensions) > 0 {
@@ -476,7 +477,7 @@ func (r *Reducer) appendToken(f *parser.Frame, u *parser.ArtifactUpdate) bool {
 // extend appends delta to text, the live text part of a, makes grow the
 // size of a, and hands out the text's new whole characters: emitText for
 // an artifact not being sealed, in line.
-func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte, grow int) {
+func (r *Reducer) extend(f *sse.Frame, a *Artifact, text *Part, delta []byte, grow int) {
 	t := text.Text
 	if len(t)+len(delta) > cap(t) {
 		t = growText(t, len(delta))
@@ -509,7 +510,7 @@ func (r *Reducer) extend(f *parser.Frame, a *Artifact, text *Part, delta []byte,
 // parser.Decoder.Shape), and reports whether it did. Such an event is
 // another delta for the same task and artifact: only what the delta's
 // text or the run's state can change is checked again.
-func (r *Reducer) repeat(f *parser.Frame, ev *parser.Event) bool {
+func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 	a, text := r.recent, r.live
 	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
 	grow := a.size + len(delta)
@@ -566,7 +567,7 @@ func (r *Reducer) ownID() {
 
 // applyArtifact appends or replaces the parts of one artifact and seals it
 // on its last chunk. It returns false when the run ended.
-func (r *Reducer) applyArtifact(f *parser.Frame, in *parser.Artifact, appendParts, last bool) bool {
+func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, last bool) bool {
 	// The map lookup converts the id without allocating; only a new
 	// artifact makes a string of it.
 	a := r.recent
@@ -849,7 +850,7 @@ func (r *Reducer) resolve(a *Artifact) {
 
 // Finish ends the run at the end of the input: offset is the number of
 // bytes of the stream consumed, and cut the lexer's error for a stream that
-// ended inside an event (a *parser.SyntaxError wrapping io.ErrUnexpectedEOF,
+// ended inside an event (a *sse.SyntaxError wrapping io.ErrUnexpectedEOF,
 // which becomes TruncatedError.Cut), the error of a failed read (its
 // Cause), both joined with errors.Join, or nil (or io.EOF) for an input
 // that simply ended. A run that had not reached a terminal or interrupted
@@ -878,7 +879,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		}
 		te.Cut, te.Cause = splitEnd(cut)
 		if te.Cut != nil {
-			te.Dropped = te.Cut.(*parser.SyntaxError).Size
+			te.Dropped = te.Cut.(*sse.SyntaxError).Size
 		}
 		r.err = te
 		r.res.Err = r.err
@@ -919,7 +920,7 @@ func (r *Reducer) holdBack() {
 	}
 }
 
-func seqOf(f *parser.Frame) int64 {
+func seqOf(f *sse.Frame) int64 {
 	if f == nil {
 		return 0
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -22,7 +23,7 @@ func TestTaskSnapshot(t *testing.T) {
 		`{"artifactId":"think","parts":[{"text":"Let me "},{"text":"look."}],"metadata":{"type":"intermediate-thinking"}},` +
 		`{"artifactId":"ans","name":"answer","parts":[{"text":"Dose "},{"text":"5 mg."},{"data":{"dose":5},"metadata":{"dataPartId":"g"}}]}],` +
 		`"metadata":{"$usage":` + usage + `}}}`
-	r := runStream(sse("s", snap), whole, nil)
+	r := runStream(sseStream("s", snap), whole, nil)
 	require.NoError(t, r.err)
 	res := r.res
 	assert.Equal(t, parser.TaskStateCompleted, res.State)
@@ -40,7 +41,7 @@ func TestTaskSnapshot(t *testing.T) {
 	assert.Equal(t, "Dose 5 mg.", r.live["ans"])
 
 	// A working snapshot: its artifacts go on with the deltas that follow.
-	in := sse("w", `{"task":{"id":"`+taskID+`","status":{"state":"TASK_STATE_WORKING"},"artifacts":[{"artifactId":"a","parts":[{"text":"one "},{"text":"two "}]}]}}`,
+	in := sseStream("w", `{"task":{"id":"`+taskID+`","status":{"state":"TASK_STATE_WORKING"},"artifacts":[{"artifactId":"a","parts":[{"text":"one "},{"text":"two "}]}]}}`,
 		more("a", "three"), completion("a", text("one two three")), status("TASK_STATE_COMPLETED", "", ""))
 	r = runStream(in, whole, nil)
 	require.NoError(t, r.err)
@@ -54,7 +55,7 @@ func TestTaskSnapshot(t *testing.T) {
 func TestReducerDirect(t *testing.T) {
 	var dec parser.Decoder
 	event := func(data string) *parser.Event {
-		f := parser.Frame{Data: []byte(data)}
+		f := sse.Frame{Data: []byte(data)}
 		ev, err := dec.Decode(&f)
 		require.NoError(t, err)
 		return ev
@@ -101,12 +102,12 @@ func TestReducerDirect(t *testing.T) {
 
 // The error messages say where, and what to resume with.
 func TestErrorMessages(t *testing.T) {
-	in := sse("m", task("TASK_STATE_WORKING"), first("a", "x")) + "data: {\"art"
+	in := sseStream("m", task("TASK_STATE_WORKING"), first("a", "x")) + "data: {\"art"
 	_, err := reconstruct.Read(strings.NewReader(in), nil)
 	require.Error(t, err)
 	assert.Equal(t, `reconstruct: stream ended in state TASK_STATE_WORKING after `+strconv.Itoa(len(in))+` bytes, inside an event (11 bytes dropped), at the end of the input; resubscribe to task "`+taskID+`" with Last-Event-ID "m-2"`, err.Error())
 
-	_, err = reconstruct.Read(strings.NewReader(sse("m", task("TASK_STATE_WORKING"), `{"error":{"code":503,"status":"UNAVAILABLE","message":"busy"}}`)), nil)
+	_, err = reconstruct.Read(strings.NewReader(sseStream("m", task("TASK_STATE_WORKING"), `{"error":{"code":503,"status":"UNAVAILABLE","message":"busy"}}`)), nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `reconstruct: frame 2 (id "m-2") at byte `)
 	assert.Contains(t, err.Error(), "busy")
@@ -143,7 +144,7 @@ func TestReplaceReusesText(t *testing.T) {
 			}
 			events = append(events, completion("a", text(tt.last)), status("TASK_STATE_COMPLETED", "", ""))
 			s := reconstruct.NewStream(nil)
-			_, err := s.Write([]byte(sse("x", events...)))
+			_, err := s.Write([]byte(sseStream("x", events...)))
 			require.NoError(t, err)
 			// end returns the last byte of the room of b's buffer: the
 			// streamed text's views run to it, and so does the text that

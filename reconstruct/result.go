@@ -47,7 +47,7 @@ type Result struct {
 	Diagnostics []Diagnostic
 	// Err is why the run did not end normally: a *TruncatedError, an
 	// *EventError wrapping the server's *parser.APIError, a decoding
-	// *parser.SyntaxError, or a rule error under Options.Strict. nil for a
+	// *parser.DecodeError, or a rule error under Options.Strict. nil for a
 	// run that reached a terminal or interrupted state.
 	Err error
 }

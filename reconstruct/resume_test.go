@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -259,7 +260,7 @@ func TestResumeAfterEnd(t *testing.T) {
 	require.ErrorIs(t, s.Resume(), reconstruct.ErrClosed)
 
 	s = reconstruct.NewStream(nil)
-	s.Write([]byte(sse("x", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)))
+	s.Write([]byte(sseStream("x", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)))
 	for s.Next() {
 	}
 	require.ErrorIs(t, s.Resume(), reconstruct.ErrClosed)
@@ -269,7 +270,7 @@ func TestResumeAfterEnd(t *testing.T) {
 // stream fed to the same Stream is not over until its next final status: a
 // cut there is a truncation, and the run completes with the new answer.
 func TestResumeAfterInterruptedState(t *testing.T) {
-	next := sse("n", status("TASK_STATE_WORKING", "", ""), first("b", "Patient "), more("b", "Smith."))
+	next := sseStream("n", status("TASK_STATE_WORKING", "", ""), first("b", "Patient "), more("b", "Smith."))
 	s := reconstruct.NewStream(nil)
 	r := &run{live: map[string]string{}}
 	feed(s, r, inputRequired, whole)
@@ -283,7 +284,7 @@ func TestResumeAfterInterruptedState(t *testing.T) {
 	s = reconstruct.NewStream(nil)
 	feed(s, r, inputRequired, whole)
 	require.NoError(t, s.Resume())
-	feed(s, r, next+sse("m", completion("b", text("Patient Smith.")), status("TASK_STATE_COMPLETED", "", "")), whole)
+	feed(s, r, next+sseStream("m", completion("b", text("Patient Smith.")), status("TASK_STATE_COMPLETED", "", "")), whole)
 	require.NoError(t, s.Close())
 	require.Equal(t, "Patient Smith.", answerText(s.Result()))
 }
@@ -322,8 +323,8 @@ func TestResumeServerAhead(t *testing.T) {
 // After Resume, offsets count the bytes of every connection: those of a
 // cut, of a truncation and of a bad frame on the new connection.
 func TestResumeOffsets(t *testing.T) {
-	conn1 := sse("a", task("TASK_STATE_WORKING"), first("x", "one ")) + "data: {\"lost" // cut inside an event
-	conn2 := sse("b", task("TASK_STATE_WORKING"), more("x", "two"))
+	conn1 := sseStream("a", task("TASK_STATE_WORKING"), first("x", "one ")) + "data: {\"lost" // cut inside an event
+	conn2 := sseStream("b", task("TASK_STATE_WORKING"), more("x", "two"))
 	tests := []struct {
 		name, tail string
 		check      func(t *testing.T, err error, base int)
@@ -332,20 +333,20 @@ func TestResumeOffsets(t *testing.T) {
 			var te *reconstruct.TruncatedError
 			require.ErrorAs(t, err, &te)
 			assert.Equal(t, int64(len(conn1)+len(conn2)+len("data: {\"again")), te.Offset)
-			var se *parser.SyntaxError
+			var se *sse.SyntaxError
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, int64(base), se.Offset, "the cut event starts after the second stream's events")
 		}},
 		{"bad frame", "data: [\n\n", func(t *testing.T, err error, base int) {
-			var se *parser.SyntaxError
+			var se *parser.DecodeError
 			require.ErrorAs(t, err, &se)
 			assert.ErrorIs(t, err, parser.ErrInvalidJSON)
 			assert.Equal(t, int64(base), se.Offset)
 		}},
 		{"oversized", "data: " + strings.Repeat("x", 600) + "\n\n", func(t *testing.T, err error, base int) {
-			var se *parser.SyntaxError
+			var se *sse.SyntaxError
 			require.ErrorAs(t, err, &se)
-			assert.ErrorIs(t, err, parser.ErrEventTooLarge)
+			assert.ErrorIs(t, err, sse.ErrEventTooLarge)
 			assert.Equal(t, int64(base), se.Offset)
 		}},
 	}

@@ -21,7 +21,7 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 	}{
 		{
 			name: "two text parts of one event",
-			stream: sse("seam1",
+			stream: sseStream("seam1",
 				task("TASK_STATE_WORKING"),
 				artifactUpdate("a", false, true, "", textRaw(`x\ud83d`), textRaw(`\ude00y`)),
 				status("TASK_STATE_COMPLETED", "", "")),
@@ -29,7 +29,7 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 		},
 		{
 			name: "a data part between, the low half in a later append",
-			stream: sse("seam2",
+			stream: sseStream("seam2",
 				task("TASK_STATE_WORKING"),
 				artifactUpdate("a", false, false, "", textRaw(`x\ud83d`), dataPart),
 				artifactUpdate("a", true, true, "", textRaw(`\ude00y`)),
@@ -38,7 +38,7 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 		},
 		{
 			name: "raw UTF-8 of one character over two parts, completed by an append",
-			stream: sse("seam4",
+			stream: sseStream("seam4",
 				task("TASK_STATE_WORKING"),
 				artifactUpdate("a", false, false, "", text("x\xf0"), text("\x9d\x84")),
 				artifactUpdate("a", true, true, "", text("\x9ey")),
@@ -47,7 +47,7 @@ func TestSurrogatePairAcrossParts(t *testing.T) {
 		},
 		{
 			name: "a high half no later part completes",
-			stream: sse("seam3",
+			stream: sseStream("seam3",
 				task("TASK_STATE_WORKING"),
 				artifactUpdate("a", false, false, "", textRaw(`x\ud83d`), dataPart),
 				artifactUpdate("a", true, true, "", dataPart),

@@ -62,7 +62,7 @@ func TestRule_FirstDeltaCreatesArtifact(t *testing.T) {
 		artifactUpdate("a", false, false, "", text("Hi")),
 		strings.Replace(artifactUpdate("a", false, false, "", text("Hi")), `"taskId"`, `"append":false,"taskId"`, 1),
 	} {
-		res, _ := reconstruct.Read(strings.NewReader(sse("x", task("TASK_STATE_WORKING"), first)), nil)
+		res, _ := reconstruct.Read(strings.NewReader(sseStream("x", task("TASK_STATE_WORKING"), first)), nil)
 		require.Len(t, res.Artifacts, 1)
 		assert.Equal(t, "Hi", string(res.Artifacts[0].Text()))
 		assert.False(t, res.Artifacts[0].Sealed)
@@ -73,7 +73,7 @@ func TestRule_FirstDeltaCreatesArtifact(t *testing.T) {
 // "append: true means append the incoming parts to the existing artifact
 // buffer for that artifactId."
 func TestRule_AppendTrueAppendsParts(t *testing.T) {
-	res := read(t, sse("x", task("TASK_STATE_WORKING"),
+	res := read(t, sseStream("x", task("TASK_STATE_WORKING"),
 		first("a", "one "), first("b", "other"), more("a", "two"),
 		completion("b", text("other")),
 		status("TASK_STATE_COMPLETED", "", "")))
@@ -86,7 +86,7 @@ func TestRule_AppendTrueAppendsParts(t *testing.T) {
 // This is how the completion event collapses many per-delta parts into one
 // canonical text part."
 func TestRule_AppendFalseReplacesWholeArtifact(t *testing.T) {
-	res := read(t, sse("x", task("TASK_STATE_WORKING"),
+	res := read(t, sseStream("x", task("TASK_STATE_WORKING"),
 		first("a", "draft "), more("a", "text"),
 		artifactUpdate("a", true, false, "", `{"data":{"k":1}}`),
 		completion("a", text("Final.")),
@@ -99,7 +99,7 @@ func TestRule_AppendFalseReplacesWholeArtifact(t *testing.T) {
 // "lastChunk: true closes one artifact, not the run. A run may emit several
 // lastChunk: true artifacts."
 func TestRule_LastChunkClosesOneArtifactNotTheRun(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		completion("a", text("first")),
 		completion("b", text("second")))
 	res, err := reconstruct.Read(strings.NewReader(in), nil)
@@ -198,14 +198,14 @@ func TestSpec_IntermediateThinkingThenAnswer(t *testing.T) {
 func TestRule_StreamEndsOnTerminalOrInterruptedState(t *testing.T) {
 	for _, st := range []string{"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"} {
 		t.Run(st, func(t *testing.T) {
-			in := sse("x", task("TASK_STATE_WORKING"), completion("a", text("done")), status(st, "", ""))
+			in := sseStream("x", task("TASK_STATE_WORKING"), completion("a", text("done")), status(st, "", ""))
 			res := read(t, in)
 			assert.Equal(t, state(t, st), res.State)
 			assert.Nil(t, res.Err)
 		})
 	}
 	t.Run("TASK_STATE_REJECTED", func(t *testing.T) {
-		res := read(t, sse("x", task("TASK_STATE_SUBMITTED"), status("TASK_STATE_REJECTED", message("m", "no"), "")))
+		res := read(t, sseStream("x", task("TASK_STATE_SUBMITTED"), status("TASK_STATE_REJECTED", message("m", "no"), "")))
 		assert.Equal(t, parser.TaskStateRejected, res.State)
 		assert.Equal(t, "no", string(res.StatusMessage.Text()))
 	})
@@ -214,7 +214,7 @@ func TestRule_StreamEndsOnTerminalOrInterruptedState(t *testing.T) {
 // "Citations on streamed answers: … Join all text parts of the completion
 // artifact in order before applying citation offsets."
 func TestRule_CitationOffsetsCountInJoinedTextParts(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		completion("a",
 			text("Dose: "),
 			`{"text":"5 mg.","metadata":{"citations":[{"data_part_id":"g","offset":6}]}}`,
@@ -244,7 +244,7 @@ func TestRule_TransportErrorMidNarration(t *testing.T) {
 // "Skip empty text parts on append (the intermediate-thinking close carries
 // {"text": ""})."
 func TestRule_SkipEmptyTextPartsOnAppend(t *testing.T) {
-	res := read(t, sse("x", task("TASK_STATE_WORKING"),
+	res := read(t, sseStream("x", task("TASK_STATE_WORKING"),
 		first("a", "x"), more("a", ""), more("a", "y"), thinkingClose("a"),
 		completion("b", text("ok")), status("TASK_STATE_COMPLETED", "", "")))
 	a := artifact(t, res, "a")
@@ -255,7 +255,7 @@ func TestRule_SkipEmptyTextPartsOnAppend(t *testing.T) {
 // Do: "Concatenate the text of every artifactUpdate part for a given
 // artifactId, in arrival order. That concatenation is the streamed text."
 func TestDo_ConcatenateDeltasInArrivalOrder(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		first("a", "1"), first("b", "A"), more("a", "2"), more("b", "B"), more("a", "3"), more("b", "C"))
 	r := runStream(in, whole, nil)
 	assert.ErrorIs(t, r.err, reconstruct.ErrTruncated)
@@ -280,7 +280,7 @@ func TestDo_TreatAppendAsMergeSignal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, _ := reconstruct.Read(strings.NewReader(sse("x", append([]string{task("TASK_STATE_WORKING")}, tt.events...)...)), nil)
+			res, _ := reconstruct.Read(strings.NewReader(sseStream("x", append([]string{task("TASK_STATE_WORKING")}, tt.events...)...)), nil)
 			a := artifact(t, res, "a")
 			assert.Equal(t, tt.want, string(a.Text()))
 			assert.Len(t, a.Parts, 1)
@@ -315,7 +315,7 @@ func TestDo_UseLastChunkForArtifactNotRun(t *testing.T) {
 // (…) or an interrupted state (…). That event ends the SSE stream."
 func TestDo_KeepConsumingUntilTerminalOrInterruptedStatus(t *testing.T) {
 	// Everything up to the last sealed artifact, without the final status.
-	in := sse("x", task("TASK_STATE_WORKING"), first("a", "x"), completion("a", text("x")))
+	in := sseStream("x", task("TASK_STATE_WORKING"), first("a", "x"), completion("a", text("x")))
 	res, err := reconstruct.Read(strings.NewReader(in), nil)
 	var te *reconstruct.TruncatedError
 	require.ErrorAs(t, err, &te)
@@ -328,7 +328,7 @@ func TestDo_KeepConsumingUntilTerminalOrInterruptedStatus(t *testing.T) {
 // terminal statusUpdate. On v1.0, a COMPLETED statusUpdate carries no
 // answer message."
 func TestDo_ReadAnswerFromCompletionArtifact(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		completion("a", text("from the artifact")),
 		status("TASK_STATE_COMPLETED", message("m", "from the status"), ""))
 	res := read(t, in)
@@ -347,7 +347,7 @@ func TestDo_HonourIntermediateThinking(t *testing.T) {
 	assert.False(t, res.Answer.Thinking)
 
 	// Only thinking sealed before COMPLETED: no answer, and a diagnostic.
-	res2, err := reconstruct.Read(strings.NewReader(sse("y", task("TASK_STATE_WORKING"),
+	res2, err := reconstruct.Read(strings.NewReader(sseStream("y", task("TASK_STATE_WORKING"),
 		first("a", "hmm"), thinkingClose("a"), status("TASK_STATE_COMPLETED", "", ""))), nil)
 	require.NoError(t, err)
 	assert.Nil(t, res2.Answer)
@@ -388,7 +388,7 @@ func TestDo_HandleInputRequiredAndFailedWithPriorNarration(t *testing.T) {
 // answer must be the consolidated text."
 func TestDont_RenderEachDeltaAsFinalAnswer(t *testing.T) {
 	// The completion text differs from the deltas (the model fixed a typo).
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		first("a", "Teh "), more("a", "answer"),
 		completion("a", text("The answer.")),
 		status("TASK_STATE_COMPLETED", "", ""))
@@ -431,7 +431,7 @@ func TestDont_AssumeLastChunkEndsStream(t *testing.T) {
 // Don't: "Don't read the answer from the COMPLETED terminal
 // statusUpdate.status.message. On v1.0 it is absent for completed runs."
 func TestDont_ReadAnswerFromCompletedStatusMessage(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"), status("TASK_STATE_COMPLETED", message("m", "not the answer"), ""))
+	in := sseStream("x", task("TASK_STATE_WORKING"), status("TASK_STATE_COMPLETED", message("m", "not the answer"), ""))
 	res := read(t, in)
 	assert.Nil(t, res.Answer, "the COMPLETED message is never taken as the answer")
 	require.Len(t, res.Diagnostics, 1)
@@ -480,7 +480,7 @@ func TestRule_StoredTextIsByteExact(t *testing.T) {
 	assert.Equal(t, []byte("e\xcc\x81"), got[bytesIndex(got, "e\xcc\x81"):][:3], "e + U+0301 is not composed into é")
 
 	// Invalid bytes are kept as they came, not replaced.
-	bad := sse("b", task("TASK_STATE_WORKING"), first("a", "x\xff"), more("a", "\xc3("))
+	bad := sseStream("b", task("TASK_STATE_WORKING"), first("a", "x\xff"), more("a", "\xc3("))
 	res, _ = reconstruct.Read(strings.NewReader(bad), nil)
 	assert.Equal(t, []byte("x\xff\xc3("), artifact(t, res, "a").Text())
 }
@@ -490,7 +490,7 @@ func bytesIndex(b []byte, s string) int { return strings.Index(string(b), s) }
 // The answer of a run that continues after a tool call is the last sealed
 // non-thinking artifact; thinking sealed after it does not replace it.
 func TestRule_AnswerIsLastSealedNonThinkingArtifact(t *testing.T) {
-	in := sse("x", task("TASK_STATE_WORKING"),
+	in := sseStream("x", task("TASK_STATE_WORKING"),
 		completion("a", text("early")),
 		completion("b", text("late")),
 		first("c", "musing"), thinkingClose("c"),

@@ -7,6 +7,7 @@ import (
 	"iter"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // Stream runs the whole pipeline on bytes pushed to it: the SSE lexer, the
@@ -29,7 +30,7 @@ import (
 // Resume allowed in place of Close when the connection dropped. A Stream
 // must not be used from multiple goroutines at once.
 type Stream struct {
-	lx    parser.Lexer
+	lx    sse.Lexer
 	dec   *parser.Decoder // allocated apart: the Decoder is 6 KB
 	red   Reducer
 	batch []Update // the updates of the last event applied
@@ -62,11 +63,11 @@ func NewStream(opts *Options) *Stream {
 // Reset makes s ready for a new run with the given options (nil for the
 // defaults).
 func (s *Stream) Reset(opts *Options) {
-	var lo parser.Options
+	var lo sse.Options
 	if opts != nil {
 		lo.MaxEventSize = opts.MaxEventSize
 	}
-	s.lx = *parser.NewLexer(&lo)
+	s.lx = *sse.NewLexer(&lo)
 	if s.dec == nil {
 		s.dec = new(parser.Decoder)
 	}
@@ -80,7 +81,7 @@ func (s *Stream) Reset(opts *Options) {
 // Write pushes the next bytes of the stream. Errors in the input end the
 // run and reach the caller as an UpdateDone, not from Write: once the run
 // has ended with an error, Write discards its input. Write fails with
-// ErrClosed after Close, and with parser.ErrBufferFull when more than
+// ErrClosed after Close, and with sse.ErrBufferFull when more than
 // MaxEventSize bytes are buffered unread: call Next until it returns false
 // between writes.
 func (s *Stream) Write(p []byte) (int, error) {
@@ -203,7 +204,7 @@ func (s *Stream) end() bool {
 // shift moves the offset of a lexer error by the offset of the current
 // connection's start.
 func (s *Stream) shift(err error) error {
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if s.base != 0 && errors.As(err, &se) {
 		c := *se
 		c.Offset += s.base

@@ -73,11 +73,11 @@ var errorStreams = []struct {
 	opts *reconstruct.Options
 	err  error
 }{
-	{"truncated", sse("t", task("TASK_STATE_WORKING"), first("a", "x")), nil, reconstruct.ErrTruncated},
-	{"cut inside an event", sse("t", task("TASK_STATE_WORKING")) + "data: {\"artif", nil, io.ErrUnexpectedEOF},
-	{"server error", sse("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`), nil, reconstruct.ErrServer},
-	{"invalid JSON", sse("t", task("TASK_STATE_WORKING")) + "data: [\n\n", nil, parser.ErrInvalidJSON},
-	{"strict", sse("t", task("TASK_STATE_WORKING"), more("a", "x"), status("TASK_STATE_COMPLETED", "", "")), &reconstruct.Options{Strict: true}, reconstruct.ErrUnknownArtifact},
+	{"truncated", sseStream("t", task("TASK_STATE_WORKING"), first("a", "x")), nil, reconstruct.ErrTruncated},
+	{"cut inside an event", sseStream("t", task("TASK_STATE_WORKING")) + "data: {\"artif", nil, io.ErrUnexpectedEOF},
+	{"server error", sseStream("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`), nil, reconstruct.ErrServer},
+	{"invalid JSON", sseStream("t", task("TASK_STATE_WORKING")) + "data: [\n\n", nil, parser.ErrInvalidJSON},
+	{"strict", sseStream("t", task("TASK_STATE_WORKING"), more("a", "x"), status("TASK_STATE_COMPLETED", "", "")), &reconstruct.Options{Strict: true}, reconstruct.ErrUnknownArtifact},
 }
 
 // Updates yields the UpdateDone once, and an error at most once, last,
@@ -149,7 +149,7 @@ func TestUpdateDoneState(t *testing.T) {
 		{"completed", specCompleted, nil, parser.TaskStateCompleted},
 		{"input required", inputRequired, nil, parser.TaskStateInputRequired},
 		{"failed", failed, nil, parser.TaskStateFailed},
-		{"direct reply", sse("m", `{"message":{"messageId":"m1","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}`), nil, parser.TaskStateUnspecified},
+		{"direct reply", sseStream("m", `{"message":{"messageId":"m1","role":"ROLE_AGENT","parts":[{"text":"hi"}]}}`), nil, parser.TaskStateUnspecified},
 	}
 	for _, e := range errorStreams {
 		tests = append(tests, doneCase{"error/" + e.name, e.in, e.opts, parser.TaskStateWorking})
@@ -211,7 +211,7 @@ func TestRead(t *testing.T) {
 		})
 	}
 	t.Run("stops reading after an error", func(t *testing.T) {
-		in := sse("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)
+		in := sseStream("t", task("TASK_STATE_WORKING"), `{"error":{"code":500,"message":"x"}}`)
 		_, err := reconstruct.Read(io.MultiReader(strings.NewReader(in), failReader{t}), nil)
 		require.ErrorIs(t, err, reconstruct.ErrServer)
 	})
@@ -260,7 +260,7 @@ func TestStreamCallOrder(t *testing.T) {
 // Close after an error still ends with one UpdateDone and returns the
 // error, however the rest of the input looks.
 func TestCloseAfterError(t *testing.T) {
-	for _, tail := range []string{"", "data: {\"partial", sse("z", status("TASK_STATE_COMPLETED", "", "")), strings.Repeat("x", 600)} {
+	for _, tail := range []string{"", "data: {\"partial", sseStream("z", status("TASK_STATE_COMPLETED", "", "")), strings.Repeat("x", 600)} {
 		for _, tt := range errorStreams[2:] { // those whose error ends the run
 			s := reconstruct.NewStream(&reconstruct.Options{Strict: tt.opts != nil && tt.opts.Strict, MaxEventSize: 512})
 			r := &run{live: map[string]string{}}

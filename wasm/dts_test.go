@@ -15,6 +15,7 @@ import (
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -115,8 +116,8 @@ func TestDeclarationsMatchGo(t *testing.T) {
 		&reconstruct.HTTPError{StatusCode: 502, ContentType: "text/html"},
 		&reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<!doctype html>")},
 		&reconstruct.Diagnostic{Err: reconstruct.ErrTransition},
-		&parser.SyntaxError{Err: parser.ErrInvalidJSON},
-		&reconstruct.EventError{Err: parser.ErrEventTooLarge},
+		&parser.DecodeError{Err: parser.ErrInvalidJSON},
+		&reconstruct.EventError{Err: sse.ErrEventTooLarge},
 		errors.New("something else"),
 	}
 	var errorTypes []string

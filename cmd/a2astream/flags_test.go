@@ -273,7 +273,7 @@ func TestColor(t *testing.T) {
 	}
 }
 
-// TestInputAfterError feeds more than parser.DefaultMaxEventSize bytes of
+// TestInputAfterError feeds more than sse.DefaultMaxEventSize bytes of
 // events after a frame that does not decode: the run stays failed at that
 // frame, nothing is refused, and --frames still shows every frame.
 func TestInputAfterError(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -66,7 +67,7 @@ func newHuman(out, errw io.Writer, outColor, errColor, shared bool) *human {
 		plain: make(map[*reconstruct.Artifact]bool)}
 }
 
-func (h *human) frame(*parser.Frame, *parser.Event, error) {}
+func (h *human) frame(*sse.Frame, *parser.Event, error) {}
 
 // style wraps s in an ANSI style when on is true.
 func style(on bool, code, s string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/utf8buf"
 )
@@ -98,9 +99,9 @@ func writeJSON(w io.Writer, v any, indent bool) {
 // jsonOutput prints the final result as one JSON document.
 type jsonOutput struct{ w, errw io.Writer }
 
-func (o *jsonOutput) update(*reconstruct.Update)                {}
-func (o *jsonOutput) frame(*parser.Frame, *parser.Event, error) {}
-func (o *jsonOutput) note(msg string)                           { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
+func (o *jsonOutput) update(*reconstruct.Update)             {}
+func (o *jsonOutput) frame(*sse.Frame, *parser.Event, error) {}
+func (o *jsonOutput) note(msg string)                        { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
 func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
 	// Streamed: the document of a large run is not built in memory.
 	resultjson.Write(o.w, res, err, &resultjson.Options{Indent: true, ErrorType: errorType})
@@ -184,7 +185,7 @@ func newEventMessage(m *parser.Message) *eventMessage {
 	return &eventMessage{MessageID: display(m.MessageID), Role: m.Role.String(), Parts: eventPartDocs(m.Parts), Metadata: rawJSON(m.Metadata.Raw)}
 }
 
-func newEventDoc(f *parser.Frame, ev *parser.Event) *eventDoc {
+func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 	d := &eventDoc{Seq: f.Seq, Offset: f.Offset, ID: display(f.ID), Kind: ev.Kind.String(), Binding: ev.Binding.String()}
 	if ev.Binding == parser.BindingJSONRPC {
 		d.RPCID = rawJSON(ev.RPCID.Raw)
@@ -239,13 +240,13 @@ type lineOutput struct {
 func (o *lineOutput) update(*reconstruct.Update) {}
 func (o *lineOutput) note(msg string)            { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
 
-func (o *lineOutput) frame(f *parser.Frame, ev *parser.Event, decErr error) {
+func (o *lineOutput) frame(f *sse.Frame, ev *parser.Event, decErr error) {
 	if f == nil {
 		// A lexing error: an oversized event, a stream cut inside an event.
-		var se *parser.SyntaxError
+		var se *sse.SyntaxError
 		d := &eventDoc{Kind: "DecodeError", Error: errorMember(decErr)}
 		if errors.As(decErr, &se) {
-			d.Seq, d.Offset, d.ID = se.Seq, se.Offset, se.ID
+			d.Offset, d.ID = se.Offset, se.ID
 		}
 		writeJSON(o.w, d, false)
 		return

@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -23,7 +24,7 @@ type output interface {
 	update(u *reconstruct.Update)
 	// frame shows one SSE frame and its decoded event (nil with decErr
 	// when it did not decode); called only when wantsFrames.
-	frame(f *parser.Frame, ev *parser.Event, decErr error)
+	frame(f *sse.Frame, ev *parser.Event, decErr error)
 	// note tells the person something about the connection, on stderr.
 	note(msg string)
 	// finish shows the end: res is the run (nil when no stream was read),
@@ -49,7 +50,7 @@ type runner struct {
 	// lx and dec split and decode the same bytes again for --frames and
 	// --events; base is the stream offset of the current connection's
 	// first byte, as the Stream counts it.
-	lx   *parser.Lexer
+	lx   *sse.Lexer
 	dec  *parser.Decoder
 	base int64
 
@@ -86,7 +87,7 @@ func (r *runner) reset() {
 		r.out = &jsonOutput{w: r.stdout, errw: r.stderr}
 	case modeFrames, modeEvents:
 		r.out = &lineOutput{w: r.stdout, errw: r.stderr, events: r.cfg.mode == modeEvents}
-		r.lx = parser.NewLexer(nil)
+		r.lx = sse.NewLexer(nil)
 		r.dec = parser.NewDecoder()
 	default:
 		shared := r.e.sameOutput || r.e.stdoutTTY && r.e.stderrTTY || sameWriter(r.stdout, r.stderr)
@@ -177,7 +178,7 @@ func (r *runner) drainFrames() {
 		ev, err := r.dec.Decode(&f)
 		r.out.frame(&f, ev, err)
 	}
-	if err := r.lx.Err(); err != nil && errors.Is(err, parser.ErrEventTooLarge) {
+	if err := r.lx.Err(); err != nil && errors.Is(err, sse.ErrEventTooLarge) {
 		r.out.frame(nil, nil, r.shift(err))
 		r.drainFrames()
 	}
@@ -185,7 +186,7 @@ func (r *runner) drainFrames() {
 
 // shift moves a lexer error's offset by the current connection's base.
 func (r *runner) shift(err error) error {
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if r.base != 0 && errors.As(err, &se) {
 		c := *se
 		c.Offset += r.base
@@ -212,7 +213,7 @@ func (r *runner) endFrames() {
 	if r.lx != nil {
 		r.lx.Close()
 		r.drainFrames()
-		if err := r.lx.Err(); err != nil && !errors.Is(err, parser.ErrEventTooLarge) {
+		if err := r.lx.Err(); err != nil && !errors.Is(err, sse.ErrEventTooLarge) {
 			r.out.frame(nil, nil, r.shift(err))
 		}
 	}
@@ -371,7 +372,7 @@ func (r *runner) play(data []byte) {
 // by the library's lexer, so that playback splits the stream where an
 // agent's writes would.
 func frameEnds(data []byte) []int {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	var ends []int
 	for off := 0; off < len(data); {
 		n := min(len(data)-off, 64<<10)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // reply is what the test agent does on one connection.
@@ -166,7 +167,7 @@ type cutPlan struct {
 func planCut(t *testing.T, data []byte, cut int, rpc bool) cutPlan {
 	t.Helper()
 	p := cutPlan{frames: frames(data), cut: cut}
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	dec := parser.NewDecoder()
 	lx.Write(join(p.frames[:cut+1]))
 	lx.Close()

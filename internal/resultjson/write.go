@@ -15,6 +15,7 @@ import (
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/utf8buf"
 )
@@ -519,7 +520,8 @@ func (w *writer) errorDoc(err error) {
 		api     *parser.APIError
 		httpErr *reconstruct.HTTPError
 		trunc   *reconstruct.TruncatedError
-		syn     *parser.SyntaxError
+		syn     *parser.DecodeError
+		lex     *sse.SyntaxError
 		diag    *reconstruct.Diagnostic
 		ev      *reconstruct.EventError
 		notSSE  *reconstruct.NotEventStreamError
@@ -586,6 +588,12 @@ func (w *writer) errorDoc(err error) {
 		w.str("message", err.Error())
 		where(syn.Offset, syn.Seq, syn.ID)
 		w.strOmit("field", syn.Field)
+	case errors.As(err, &lex):
+		// The lexer's error concerns an event that was never dispatched:
+		// it has an offset and an id, no frame ordinal of its own.
+		w.str("type", "syntax")
+		w.str("message", err.Error())
+		where(lex.Offset, 0, lex.ID)
 	case errors.As(err, &ev):
 		w.str("type", "limit")
 		w.str("message", err.Error())

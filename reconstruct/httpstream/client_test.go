@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/reconstruct/httpstream"
 	"github.com/a2astream/a2astream/testdata"
@@ -79,8 +80,8 @@ func (a *agent) stall(r *http.Request) {
 	}
 }
 
-// sse answers with an event stream and writes b, flushed.
-func sse(w http.ResponseWriter, b []byte) {
+// serveSSE answers with an event stream and writes b, flushed.
+func serveSSE(w http.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
@@ -107,7 +108,7 @@ type frame struct {
 // framesOf splits a stream into its frames with the library's lexer.
 func framesOf(t *testing.T, data []byte) []frame {
 	t.Helper()
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	_, err := lx.Write(data)
 	require.NoError(t, err)
 	require.NoError(t, lx.Close())
@@ -154,7 +155,7 @@ func replay(t *testing.T, w http.ResponseWriter, r *http.Request, data []byte, f
 	if from < len(fs) {
 		start = fs[from].off
 	}
-	sse(w, data[start:])
+	serveSSE(w, data[start:])
 }
 
 // seen is what a caller saw of a run: the live text of each artifact as
@@ -230,10 +231,10 @@ func TestClientDrops(t *testing.T) {
 						return
 					}
 					if cut < 0 {
-						sse(w, data)
+						serveSSE(w, data)
 						return
 					}
-					sse(w, data[:cut])
+					serveSSE(w, data[:cut])
 					drop(t, w)
 				})
 				c := &httpstream.Client{BaseURL: a.base(), Binding: b, RetryDelay: -1, Tee: &teed}
@@ -351,9 +352,9 @@ func TestClientRequests(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 				if tt.binding == parser.BindingJSONRPC {
-					sse(w, toJSONRPC(completed))
+					serveSSE(w, toJSONRPC(completed))
 				} else {
-					sse(w, completed)
+					serveSSE(w, completed)
 				}
 			})
 			c := &httpstream.Client{BaseURL: a.base() + "/", Binding: tt.binding,
@@ -399,7 +400,7 @@ func rpcParams(t *testing.T, body []byte, method string) json.RawMessage {
 func TestClientHeaderOverrides(t *testing.T) {
 	completed, err := testdata.Streams.ReadFile("completed.sse")
 	require.NoError(t, err)
-	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) { sse(w, completed) })
+	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) { serveSSE(w, completed) })
 	c := &httpstream.Client{BaseURL: a.base(), Header: http.Header{
 		"A2A-Version": {"1.1"}, "Accept": nil, "Host": {"agents.example"},
 	}}
@@ -441,9 +442,9 @@ func TestClientIdleTimeout(t *testing.T) {
 	head, lastID := firstFrames(t, 2)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 		if n == 0 {
-			sse(w, head)
+			serveSSE(w, head)
 		} else {
-			sse(w, nil)
+			serveSSE(w, nil)
 		}
 		a.stall(r) // until the client gives up
 	})
@@ -481,7 +482,7 @@ func TestClientIdleBeforeHeaders(t *testing.T) {
 func TestClientTimeout(t *testing.T) {
 	head, _ := firstFrames(t, 2)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, head)
+		serveSSE(w, head)
 		a.stall(r)
 	})
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1, Timeout: 150 * time.Millisecond}
@@ -500,7 +501,7 @@ func stalledRun(t *testing.T, ctx context.Context) (run *httpstream.Run, updates
 	t.Helper()
 	head, _ := firstFrames(t, 2)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, head)
+		serveSSE(w, head)
 		a.stall(r)
 	})
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1}
@@ -570,7 +571,7 @@ func TestRunCloseWhileBlocked(t *testing.T) {
 func TestRunCloseBeforeRead(t *testing.T) {
 	head, _ := firstFrames(t, 2)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, head)
+		serveSSE(w, head)
 		a.stall(r)
 	})
 	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
@@ -587,7 +588,7 @@ func TestRunCloseBeforeRead(t *testing.T) {
 func TestRunLeaveLoop(t *testing.T) {
 	head, _ := firstFrames(t, 2)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, head)
+		serveSSE(w, head)
 		a.stall(r)
 	})
 	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
@@ -622,9 +623,9 @@ func TestClientRetries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 				if n == 0 {
-					sse(w, head)
+					serveSSE(w, head)
 				} else {
-					sse(w, nil)
+					serveSSE(w, nil)
 				}
 				drop(t, w)
 			})
@@ -658,7 +659,7 @@ func TestClientJitter(t *testing.T) {
 		t.Run(strconv.FormatFloat(j, 'f', -1, 64), func(t *testing.T) {
 			a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 				if n == 0 {
-					sse(w, head)
+					serveSSE(w, head)
 				}
 				drop(t, w)
 			})
@@ -689,7 +690,7 @@ func TestClientRefused(t *testing.T) {
 	head, _ := firstFrames(t, 3)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 		if n == 0 {
-			sse(w, head)
+			serveSSE(w, head)
 			drop(t, w)
 			return
 		}
@@ -711,7 +712,7 @@ func TestClientRefused(t *testing.T) {
 // there is nothing to resubscribe to.
 func TestClientNoTask(t *testing.T) {
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, []byte(": keep-alive\n\n"))
+		serveSSE(w, []byte(": keep-alive\n\n"))
 		drop(t, w)
 	})
 	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
@@ -784,7 +785,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 func TestClientTeeFails(t *testing.T) {
 	head, _ := firstFrames(t, 3)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
-		sse(w, head)
+		serveSSE(w, head)
 		a.stall(r)
 	})
 	disk := errors.New("disk full")
@@ -804,11 +805,11 @@ func TestClientSubscribeDropBeforeEvents(t *testing.T) {
 	require.NoError(t, err)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 		if n == 0 {
-			sse(w, []byte(": keep-alive\n\n"))
+			serveSSE(w, []byte(": keep-alive\n\n"))
 			drop(t, w)
 			return
 		}
-		sse(w, completed)
+		serveSSE(w, completed)
 	})
 	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).Subscribe(context.Background(), "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "7")
 	require.NoError(t, err)

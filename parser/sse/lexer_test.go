@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"bytes"
@@ -10,7 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/internal/corpus"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // A lexCase is an input stream and what lexing it must give. Case names
@@ -389,7 +390,7 @@ var lexCases = []lexCase{
 }
 
 // record formats a frame for comparison.
-func record(f *parser.Frame) string {
+func record(f *sse.Frame) string {
 	s := fmt.Sprintf("@%d %s id=%q data=%q", f.Offset, f.Event, f.ID, f.Data)
 	if f.HasRetry {
 		s += fmt.Sprintf(" retry=%d", f.Retry)
@@ -399,13 +400,13 @@ func record(f *parser.Frame) string {
 
 // errRecord formats an error of the lexer for comparison.
 func errRecord(err error) string {
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if !errors.As(err, &se) {
 		return "untyped error: " + err.Error()
 	}
 	kind := "other"
 	switch {
-	case errors.Is(err, parser.ErrEventTooLarge):
+	case errors.Is(err, sse.ErrEventTooLarge):
 		kind = "too-large"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		kind = "cut"
@@ -422,9 +423,9 @@ type lexResult struct {
 // lexChunks feeds chunks to a new Lexer and records what it gives. With
 // drain, Next is called until it returns false after each Write; without,
 // every chunk is written first.
-func lexChunks(t testing.TB, chunks [][]byte, opts *parser.Options, drain bool) lexResult {
+func lexChunks(t testing.TB, chunks [][]byte, opts *sse.Options, drain bool) lexResult {
 	t.Helper()
-	lx := parser.NewLexer(opts)
+	lx := sse.NewLexer(opts)
 	var res lexResult
 	res.seqOK = true
 	var seq int64
@@ -444,7 +445,7 @@ func lexChunks(t testing.TB, chunks [][]byte, opts *parser.Options, drain bool) 
 				return
 			}
 			res.records = append(res.records, errRecord(err))
-			if !errors.Is(err, parser.ErrEventTooLarge) {
+			if !errors.Is(err, sse.ErrEventTooLarge) {
 				return
 			}
 		}
@@ -491,7 +492,7 @@ func TestLexerRules(t *testing.T) {
 	for _, tc := range lexCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
-			opts := &parser.Options{MaxEventSize: tc.max}
+			opts := &sse.Options{MaxEventSize: tc.max}
 			got := lexChunks(t, [][]byte{in}, opts, true)
 			if diff := cmp.Diff(tc.want, got.records); diff != "" {
 				t.Errorf("records (-want +got):\n%s", diff)
@@ -513,7 +514,7 @@ func TestLexerChunkingInvariance(t *testing.T) {
 	for _, tc := range lexCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
-			opts := &parser.Options{MaxEventSize: tc.max}
+			opts := &sse.Options{MaxEventSize: tc.max}
 			want := lexChunks(t, [][]byte{in}, opts, true)
 			check := func(how string, got lexResult) {
 				t.Helper()
@@ -549,7 +550,7 @@ func TestLexerFrameBoundaries(t *testing.T) {
 	}
 	for name, in := range inputs {
 		t.Run(name, func(t *testing.T) {
-			lx := parser.NewLexer(nil)
+			lx := sse.NewLexer(nil)
 			lx.Write([]byte(in))
 			lx.Close()
 			var end int64
@@ -559,7 +560,7 @@ func TestLexerFrameBoundaries(t *testing.T) {
 					t.Fatalf("frame %d starts at %d, before the end %d of the previous one", f.Seq, f.Offset, end)
 				}
 				end = lx.InputOffset()
-				alone := parser.NewLexer(nil)
+				alone := sse.NewLexer(nil)
 				alone.Write([]byte(in[f.Offset:end]))
 				if err := alone.Close(); err != nil {
 					t.Fatalf("frame %d bytes %q: Close: %v", f.Seq, in[f.Offset:end], err)
@@ -584,8 +585,8 @@ func TestLexerLargeDataLine(t *testing.T) {
 	payload := bytes.Repeat([]byte("0123456789abcdef"), 1<<16)
 	in := append(append([]byte("id: big\ndata: "), payload...), "\n\ndata: after\n\n"...)
 	for _, chunk := range []int{len(in), 4 << 10, 1000} {
-		lx := parser.NewLexer(nil)
-		var frames []parser.Frame
+		lx := sse.NewLexer(nil)
+		var frames []sse.Frame
 		for _, c := range chunksOf(in, chunk) {
 			lx.Write(c)
 			for lx.Next() {
@@ -612,11 +613,11 @@ func TestLexerBytesScanned(t *testing.T) {
 		singleEvent(256<<10, "\n"),
 		singleEvent(256<<10, "\r\n"),
 		singleEvent(256<<10, "\r"),
-		tokenCorpus(500),
+		corpus.Tokens(500),
 	} {
 		lines := int64(bytes.Count(in, []byte("\n")) + bytes.Count(in, []byte("\r")))
 		scan := func(chunk int) int64 {
-			lx := parser.NewLexer(nil)
+			lx := sse.NewLexer(nil)
 			for _, c := range chunksOf(in, chunk) {
 				lx.Write(c)
 				for lx.Next() {
@@ -657,7 +658,7 @@ func singleEvent(n int, eol string) []byte {
 
 func TestLexerOnComment(t *testing.T) {
 	var got []string
-	lx := parser.NewLexer(&parser.Options{OnComment: func(text []byte) { got = append(got, string(text)) }})
+	lx := sse.NewLexer(&sse.Options{OnComment: func(text []byte) { got = append(got, string(text)) }})
 	lx.Write([]byte(": keep-alive\r\ndata: a\n:\n:  two spaces\n\n:ping"))
 	var frames int
 	for lx.Next() {
@@ -680,7 +681,7 @@ func TestLexerOnComment(t *testing.T) {
 
 func TestLexerCommentsNotReportedDuringClose(t *testing.T) {
 	var got []string
-	lx := parser.NewLexer(&parser.Options{OnComment: func(text []byte) { got = append(got, string(text)) }})
+	lx := sse.NewLexer(&sse.Options{OnComment: func(text []byte) { got = append(got, string(text)) }})
 	lx.Write([]byte(": one\ndata: a\n\n: two\ndata: b"))
 	err := lx.Close()
 	if len(got) != 0 {
@@ -702,7 +703,7 @@ func TestLexerCommentsNotReportedDuringClose(t *testing.T) {
 }
 
 func TestLexerLastEventIDAnyTime(t *testing.T) {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	if id := lx.LastEventID(); len(id) != 0 {
 		t.Fatalf("new Lexer: LastEventID = %q", id)
 	}
@@ -717,7 +718,7 @@ func TestLexerLastEventIDAnyTime(t *testing.T) {
 		t.Errorf("with event b pending: LastEventID = %q, want a", got)
 	}
 	err := lx.Close()
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if !errors.As(err, &se) || se.ID != "a" || se.Offset != 15 || se.Size != 14 {
 		t.Errorf("Close = %#v, want a cut at 15 of 14 bytes with id a", err)
 	}
@@ -727,7 +728,7 @@ func TestLexerLastEventIDAnyTime(t *testing.T) {
 }
 
 func TestLexerRetry(t *testing.T) {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	if _, ok := lx.Retry(); ok {
 		t.Fatal("new Lexer has a retry")
 	}
@@ -740,11 +741,11 @@ func TestLexerRetry(t *testing.T) {
 }
 
 func TestLexerWriteErrors(t *testing.T) {
-	lx := parser.NewLexer(&parser.Options{MaxEventSize: 8})
+	lx := sse.NewLexer(&sse.Options{MaxEventSize: 8})
 	if n, err := lx.Write([]byte("data: 1\n\ndata: 2\n\n")); n != 18 || err != nil {
 		t.Fatalf("first Write = %d, %v", n, err)
 	}
-	if n, err := lx.Write([]byte("data: 3\n\n")); n != 0 || !errors.Is(err, parser.ErrBufferFull) {
+	if n, err := lx.Write([]byte("data: 3\n\n")); n != 0 || !errors.Is(err, sse.ErrBufferFull) {
 		t.Fatalf("Write with 18 bytes unread and MaxEventSize 8 = %d, %v; want 0, ErrBufferFull", n, err)
 	}
 	for lx.Next() {
@@ -756,7 +757,7 @@ func TestLexerWriteErrors(t *testing.T) {
 		t.Fatal("frame 3 missing")
 	}
 	lx.Close()
-	if n, err := lx.Write([]byte("x")); n != 0 || !errors.Is(err, parser.ErrWriteAfterClose) {
+	if n, err := lx.Write([]byte("x")); n != 0 || !errors.Is(err, sse.ErrWriteAfterClose) {
 		t.Fatalf("Write after Close = %d, %v; want 0, ErrWriteAfterClose", n, err)
 	}
 	if err := lx.Close(); err != nil {
@@ -773,7 +774,7 @@ func TestLexerMemoryBound(t *testing.T) {
 	const limit = 64 << 10
 	big := singleEvent(4<<20, "\n")
 	in := append(append([]byte(nil), big...), "id: 2\ndata: next\n\n"...)
-	lx := parser.NewLexer(&parser.Options{MaxEventSize: limit})
+	lx := sse.NewLexer(&sse.Options{MaxEventSize: limit})
 	var got []string
 	held := 0
 	for _, c := range chunksOf(in, 4<<10) {
@@ -807,14 +808,14 @@ func TestLexerMemoryBound(t *testing.T) {
 }
 
 func TestLexerReset(t *testing.T) {
-	lx := parser.NewLexer(&parser.Options{MaxEventSize: 1 << 30})
+	lx := sse.NewLexer(&sse.Options{MaxEventSize: 1 << 30})
 	lx.Write(singleEvent(1<<20, "\n"))
 	lx.Write([]byte("id: 9\ndata: a\n"))
 	for lx.Next() {
 	}
 	lx.Reset()
-	if lx.HeldBytes() > parser.KeepBufferSize {
-		t.Errorf("after Reset the Lexer holds %d bytes, want at most %d", lx.HeldBytes(), parser.KeepBufferSize)
+	if lx.HeldBytes() > sse.KeepBufferSize {
+		t.Errorf("after Reset the Lexer holds %d bytes, want at most %d", lx.HeldBytes(), sse.KeepBufferSize)
 	}
 	if len(lx.LastEventID()) != 0 || lx.InputOffset() != 0 || lx.Buffered() != 0 {
 		t.Errorf("Reset kept state: id %q offset %d buffered %d", lx.LastEventID(), lx.InputOffset(), lx.Buffered())
@@ -829,7 +830,7 @@ func TestLexerReset(t *testing.T) {
 }
 
 func TestLexerZeroValue(t *testing.T) {
-	var lx parser.Lexer
+	var lx sse.Lexer
 	lx.Write([]byte("data: a\n\n"))
 	if !lx.Next() || string(lx.Frame().Data) != "a" {
 		t.Fatal("the zero Lexer gives no frame")
@@ -840,7 +841,7 @@ func TestLexerZeroValue(t *testing.T) {
 }
 
 func TestFrameClone(t *testing.T) {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	lx.Write([]byte("event: e\nid: i\ndata: a\ndata: b\n\n"))
 	lx.Next()
 	f := lx.Frame()
@@ -857,10 +858,10 @@ func TestFrameClone(t *testing.T) {
 }
 
 func TestSyntaxErrorMessage(t *testing.T) {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	lx.Write([]byte("id: 5\ndata: a\n\ndata: b"))
 	err := lx.Close()
-	if got, want := err.Error(), `parser: (id "5") at byte 15, 7 bytes: unexpected EOF`; got != want {
+	if got, want := err.Error(), `sse: after frame 1 (id "5") at byte 15, 7 bytes: unexpected EOF`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	if !strings.Contains(err.Error(), "15") {
@@ -890,7 +891,7 @@ func TestShortIDs(t *testing.T) {
 					want = "before"
 				}
 				for _, chunk := range []int{len(in), 1} {
-					lx := parser.NewLexer(nil)
+					lx := sse.NewLexer(nil)
 					var ids []string
 					for p := in; len(p) > 0; {
 						c := p[:min(chunk, len(p))]

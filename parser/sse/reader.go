@@ -1,4 +1,4 @@
-package parser
+package sse
 
 import (
 	"io"
@@ -75,7 +75,7 @@ func (r *Reader) Next() bool {
 				Offset: off,
 				Size:   r.lx.base + int64(len(r.lx.buf)) - off,
 				ID:     string(r.lx.LastEventID()),
-				Pos:    -1,
+				Seq:    r.lx.seq,
 				Err:    r.rerr,
 			}
 			return false

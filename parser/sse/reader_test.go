@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
-// testdataStreams returns the recorded streams in ../testdata by file name.
+// testdataStreams returns the recorded streams in ../../testdata by file name.
 func testdataStreams(t testing.TB) map[string]string {
 	t.Helper()
-	names, err := filepath.Glob("../testdata/*.sse")
+	names, err := filepath.Glob("../../testdata/*.sse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func testdataStreams(t testing.TB) map[string]string {
 
 // readAll reads every frame from r with Next, continuing after oversized
 // events, and records frames and errors like lexChunks.
-func readAll(r *parser.Reader) []string {
+func readAll(r *sse.Reader) []string {
 	var out []string
 	for {
 		if r.Next() {
@@ -48,7 +48,7 @@ func readAll(r *parser.Reader) []string {
 			return out
 		}
 		out = append(out, errRecord(err))
-		if !errors.Is(err, parser.ErrEventTooLarge) {
+		if !errors.Is(err, sse.ErrEventTooLarge) {
 			return out
 		}
 	}
@@ -67,7 +67,7 @@ func TestReaderRules(t *testing.T) {
 	for _, tc := range lexCases {
 		t.Run(tc.name, func(t *testing.T) {
 			for how, wrap := range readers {
-				r := parser.NewReader(wrap(strings.NewReader(tc.in)), &parser.Options{MaxEventSize: tc.max})
+				r := sse.NewReader(wrap(strings.NewReader(tc.in)), &sse.Options{MaxEventSize: tc.max})
 				got := readAll(r)
 				if diff := cmp.Diff(tc.want, got); diff != "" {
 					t.Errorf("%s: (-want +got):\n%s", how, diff)
@@ -85,7 +85,7 @@ func TestReaderRules(t *testing.T) {
 
 func TestReaderAll(t *testing.T) {
 	t.Run("clean end yields no error", func(t *testing.T) {
-		r := parser.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
+		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
 		var got []string
 		for f, err := range r.All() {
 			if err != nil {
@@ -98,7 +98,7 @@ func TestReaderAll(t *testing.T) {
 		}
 	})
 	t.Run("the error is yielded once, last, with a nil Frame", func(t *testing.T) {
-		r := parser.NewReader(strings.NewReader("data: a\n\ndata: b"), nil)
+		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b"), nil)
 		var frames []string
 		var errs []error
 		for f, err := range r.All() {
@@ -122,14 +122,14 @@ func TestReaderAll(t *testing.T) {
 		}
 	})
 	t.Run("an oversized event ends the iteration, Next continues", func(t *testing.T) {
-		r := parser.NewReader(strings.NewReader("data: a\n\ndata: 0123456789\n\ndata: b\n\n"), &parser.Options{MaxEventSize: 10})
+		r := sse.NewReader(strings.NewReader("data: a\n\ndata: 0123456789\n\ndata: b\n\n"), &sse.Options{MaxEventSize: 10})
 		n := 0
 		var last error
 		for _, err := range r.All() {
 			n++
 			last = err
 		}
-		if n != 2 || !errors.Is(last, parser.ErrEventTooLarge) {
+		if n != 2 || !errors.Is(last, sse.ErrEventTooLarge) {
 			t.Fatalf("%d values, last error %v; want a frame then ErrEventTooLarge", n, last)
 		}
 		if !r.Next() || string(r.Frame().Data) != "b" {
@@ -137,7 +137,7 @@ func TestReaderAll(t *testing.T) {
 		}
 	})
 	t.Run("breaking out of the loop stops reading", func(t *testing.T) {
-		r := parser.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
+		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
 		for range r.All() {
 			break
 		}
@@ -154,13 +154,13 @@ func (r *emptyReader) Read([]byte) (int, error) { r.calls++; return 0, nil }
 
 func TestReaderNoProgress(t *testing.T) {
 	src := &emptyReader{}
-	r := parser.NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), src), nil)
+	r := sse.NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), src), nil)
 	got := readAll(r)
 	if len(got) != 2 || got[0] != `@0 message id="" data="a"` {
 		t.Fatalf("got %q, want frame a then an error", got)
 	}
 	err := r.Err()
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if !errors.Is(err, io.ErrNoProgress) || !errors.As(err, &se) || se.Offset != 9 || se.Size != 8 {
 		t.Errorf("Err() = %#v, want io.ErrNoProgress at offset 9 with 8 bytes dropped", err)
 	}
@@ -174,7 +174,7 @@ func TestReaderNoProgress(t *testing.T) {
 
 func TestReaderReadError(t *testing.T) {
 	boom := errors.New("connection reset")
-	r := parser.NewReader(io.MultiReader(strings.NewReader("id: 1\ndata: a\n\nid: 2\ndata: b"), iotest.ErrReader(boom)), nil)
+	r := sse.NewReader(io.MultiReader(strings.NewReader("id: 1\ndata: a\n\nid: 2\ndata: b"), iotest.ErrReader(boom)), nil)
 	if !r.Next() || string(r.Frame().Data) != "a" {
 		t.Fatal("the frame before the error is lost")
 	}
@@ -182,7 +182,7 @@ func TestReaderReadError(t *testing.T) {
 		t.Fatal("a frame from the cut event")
 	}
 	err := r.Err()
-	var se *parser.SyntaxError
+	var se *sse.SyntaxError
 	if !errors.Is(err, boom) || !errors.As(err, &se) || se.Offset != 15 || se.Size != 13 || se.ID != "1" {
 		t.Errorf("Err() = %#v, want the read error at offset 15, 13 bytes dropped, id 1", err)
 	}
@@ -197,8 +197,8 @@ type badReader struct{}
 func (badReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
 
 func TestReaderInvalidCount(t *testing.T) {
-	r := parser.NewReader(badReader{}, nil)
-	if r.Next() || !errors.Is(r.Err(), parser.ErrInvalidRead) {
+	r := sse.NewReader(badReader{}, nil)
+	if r.Next() || !errors.Is(r.Err(), sse.ErrInvalidRead) {
 		t.Errorf("Err() = %v, want ErrInvalidRead", r.Err())
 	}
 }
@@ -211,7 +211,7 @@ func TestReaderMemoryBound(t *testing.T) {
 	big := singleEvent(1<<20, "\n")
 	for _, wrap := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.HalfReader} {
 		src := io.MultiReader(bytes.NewReader(big), strings.NewReader("data: small\n\n"))
-		r := parser.NewReader(wrap(src), &parser.Options{MaxEventSize: limit})
+		r := sse.NewReader(wrap(src), &sse.Options{MaxEventSize: limit})
 		held := 0
 		var got []string
 		for {
@@ -230,14 +230,14 @@ func TestReaderMemoryBound(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
-		if held > limit+parser.ReadSize {
-			t.Errorf("the Reader held %d bytes, more than MaxEventSize %d plus one %d-byte read buffer", held, limit, parser.ReadSize)
+		if held > limit+sse.ReadSize {
+			t.Errorf("the Reader held %d bytes, more than MaxEventSize %d plus one %d-byte read buffer", held, limit, sse.ReadSize)
 		}
 	}
 }
 
 func TestReaderReset(t *testing.T) {
-	r := parser.NewReader(strings.NewReader("id: 1\ndata: a\n\ndata: cut"), nil)
+	r := sse.NewReader(strings.NewReader("id: 1\ndata: a\n\ndata: cut"), nil)
 	readAll(r)
 	if r.Err() == nil {
 		t.Fatal("no error for the cut stream")
@@ -263,7 +263,7 @@ func TestReaderTestdata(t *testing.T) {
 	for name, in := range streams {
 		t.Run(name, func(t *testing.T) {
 			var comments int
-			r := parser.NewReader(iotest.HalfReader(strings.NewReader(in)), &parser.Options{OnComment: func([]byte) { comments++ }})
+			r := sse.NewReader(iotest.HalfReader(strings.NewReader(in)), &sse.Options{OnComment: func([]byte) { comments++ }})
 			frames := 0
 			for f, err := range r.All() {
 				if err != nil {
@@ -300,18 +300,18 @@ func TestReaderTestdata(t *testing.T) {
 // full buffer, and a closed Lexer; the Reader tests above cover the frames
 // it gives.
 func TestLexerFill(t *testing.T) {
-	lx := parser.NewLexer(&parser.Options{MaxEventSize: 8})
-	if n, err := lx.Fill(badReader{}, 4); n != 0 || !errors.Is(err, parser.ErrInvalidRead) {
+	lx := sse.NewLexer(&sse.Options{MaxEventSize: 8})
+	if n, err := lx.Fill(badReader{}, 4); n != 0 || !errors.Is(err, sse.ErrInvalidRead) {
 		t.Errorf("Fill(badReader) = %d, %v; want 0, ErrInvalidRead", n, err)
 	}
 	if n, err := lx.Fill(strings.NewReader("data: 0123456789"), 64); n != 16 || err != nil {
 		t.Fatalf("Fill = %d, %v; want 16, nil", n, err)
 	}
-	if n, err := lx.Fill(strings.NewReader("more"), 64); n != 0 || !errors.Is(err, parser.ErrBufferFull) {
+	if n, err := lx.Fill(strings.NewReader("more"), 64); n != 0 || !errors.Is(err, sse.ErrBufferFull) {
 		t.Errorf("Fill over MaxEventSize unread = %d, %v; want 0, ErrBufferFull", n, err)
 	}
 	lx.Close()
-	if _, err := lx.Fill(strings.NewReader("x"), 1); !errors.Is(err, parser.ErrWriteAfterClose) {
+	if _, err := lx.Fill(strings.NewReader("x"), 1); !errors.Is(err, sse.ErrWriteAfterClose) {
 		t.Errorf("Fill after Close = %v, want ErrWriteAfterClose", err)
 	}
 }

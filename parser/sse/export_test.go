@@ -1,4 +1,4 @@
-package parser
+package sse
 
 // Test-only access to the Lexer's internals.
 

@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // FuzzLexer checks, for any input and MaxEventSize: no panic; every error is
@@ -29,7 +29,7 @@ func FuzzLexer(f *testing.F) {
 		if len(in) > 1<<16 {
 			return // cap the work per input
 		}
-		opts := &parser.Options{MaxEventSize: int(max)}
+		opts := &sse.Options{MaxEventSize: int(max)}
 		whole := lexChunks(t, [][]byte{in}, opts, true)
 		for _, r := range whole.records {
 			if r[:3] != "too" && r[:3] != "cut" {
@@ -62,7 +62,7 @@ func FuzzLexer(f *testing.F) {
 		}
 		check("random", lexChunks(t, chunks, opts, true))
 
-		r := parser.NewReader(&chunkReader{chunks: chunks}, opts)
+		r := sse.NewReader(&chunkReader{chunks: chunks}, opts)
 		var got []string
 		for {
 			if r.Next() {
@@ -73,12 +73,12 @@ func FuzzLexer(f *testing.F) {
 			if err == nil {
 				break
 			}
-			var se *parser.SyntaxError
-			if !errors.As(err, &se) || !(errors.Is(err, parser.ErrEventTooLarge) || errors.Is(err, io.ErrUnexpectedEOF)) {
+			var se *sse.SyntaxError
+			if !errors.As(err, &se) || !(errors.Is(err, sse.ErrEventTooLarge) || errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("Reader: undocumented error %v", err)
 			}
 			got = append(got, errRecord(err))
-			if !errors.Is(err, parser.ErrEventTooLarge) {
+			if !errors.Is(err, sse.ErrEventTooLarge) {
 				break
 			}
 		}

@@ -1,4 +1,4 @@
-package parser
+package sse
 
 // This file is structured as: the options and the Lexer type with its
 // invariants; the public methods (Write, Next, Frame, Close, Err, Reset and
@@ -719,7 +719,7 @@ func (lx *Lexer) cutError() error {
 		Offset: off,
 		Size:   lx.base + int64(len(lx.buf)) - off,
 		ID:     string(lx.LastEventID()),
-		Pos:    -1,
+		Seq:    lx.seq,
 		Err:    io.ErrUnexpectedEOF,
 	}
 }
@@ -963,7 +963,7 @@ func (lx *Lexer) startSkip(ls int) {
 		Offset: lx.skipOff,
 		Size:   int64(lx.max) + 1,
 		ID:     string(lx.LastEventID()),
-		Pos:    -1,
+		Seq:    lx.seq,
 		Err:    ErrEventTooLarge,
 	}
 }

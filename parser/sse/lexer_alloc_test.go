@@ -1,12 +1,13 @@
 //go:build !race
 
-package parser_test
+package sse_test
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/internal/corpus"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 func skipUnderCoverage(t *testing.T) {
@@ -19,9 +20,9 @@ func skipUnderCoverage(t *testing.T) {
 // corpus in 4 KiB chunks allocates nothing per chunk, hence per frame.
 func TestLexerAllocs(t *testing.T) {
 	skipUnderCoverage(t)
-	in := tokenCorpus(4000)
+	in := corpus.Tokens(4000)
 	chunks := chunksOf(in, 4<<10)
-	lx := parser.NewLexer(&parser.Options{OnComment: func([]byte) {}})
+	lx := sse.NewLexer(&sse.Options{OnComment: func([]byte) {}})
 	frames := 0
 	feed := func(c []byte) {
 		lx.Write(c)
@@ -49,9 +50,9 @@ func TestLexerAllocs(t *testing.T) {
 // a whole new stream after Reset.
 func TestReaderAllocs(t *testing.T) {
 	skipUnderCoverage(t)
-	in := tokenCorpus(4000)
+	in := corpus.Tokens(4000)
 	src := bytes.NewReader(in)
-	r := parser.NewReader(src, nil)
+	r := sse.NewReader(src, nil)
 	for range 100 { // warm up
 		r.Next()
 	}

@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // tail is a last event that makes every input of fastCases long enough
@@ -189,7 +189,7 @@ func TestLexerFastPathShapes(t *testing.T) {
 	for _, tc := range fastCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
-			opts := &parser.Options{MaxEventSize: tc.max}
+			opts := &sse.Options{MaxEventSize: tc.max}
 			check := func(how string, got lexResult) {
 				t.Helper()
 				if diff := cmp.Diff(tc.want, got.records); diff != "" {

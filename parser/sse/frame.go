@@ -1,4 +1,4 @@
-package parser
+package sse
 
 // Frame is one dispatched Server-Sent Events event.
 //

@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"bufio"
@@ -7,65 +7,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/internal/corpus"
+	"github.com/a2astream/a2astream/parser/sse"
 )
-
-// tokenCorpus generates an A2A token-streaming SSE stream of about n
-// frames, shaped like Corti's: every event has an id line and one data
-// line; a task snapshot opens each run, then artifactUpdate token deltas
-// (non-ASCII included), a consolidated lastChunk close and a COMPLETED
-// statusUpdate with $usage; a ": keep-alive" comment every 50 frames. Runs
-// repeat until n frames are written. The output is deterministic.
-func tokenCorpus(n int) []byte {
-	const (
-		task = "task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"
-		ctx  = "ctx.0192f4c8-3d6b-7c4f-a02b-4d9e7f3c8b51"
-	)
-	words := []string{"The ", "patient ", "reports ", "mild ", "intermittent ", "asthma", ", ", "café ", "au ", "lait ",
-		"spots; ", "血压 ", "正常 ", "🩺 ", "no ", "wheeze ", "on ", "auscultation", ". ", "Plan: ", "salbutamol ", "PRN", ".\n"}
-	var b []byte
-	frame := 0
-	event := func(data []byte) {
-		frame++
-		b = append(b, "id: "...)
-		b = strconv.AppendInt(b, int64(frame), 10)
-		b = append(b, "\ndata: "...)
-		b = append(b, data...)
-		b = append(b, "\n\n"...)
-		if frame%50 == 0 {
-			b = append(b, ": keep-alive\n\n"...)
-		}
-	}
-	var d, answer []byte
-	for run := 0; frame < n; run++ {
-		art := "art.0192f4c8-" + strconv.Itoa(5000+run%5000) + "-7a1b-8c2d-3e4f5a6b7c8d"
-		d = append(d[:0], `{"task":{"id":"`+task+`","contextId":"`+ctx+`","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-05-19T12:00:00Z"}}}`...)
-		event(d)
-		answer = answer[:0]
-		for i := 0; i < 60 && frame < n-2; i++ {
-			w := words[(i+run)%len(words)]
-			answer = append(answer, w...)
-			d = append(d[:0], `{"artifactUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`",`...)
-			if i > 0 {
-				d = append(d, `"append":true,`...)
-			}
-			d = append(d, `"artifact":{"artifactId":"`+art+`","parts":[{"text":`...)
-			d = strconv.AppendQuote(d, w)
-			d = append(d, `}]}}}`...)
-			event(d)
-		}
-		d = append(d[:0], `{"artifactUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`","lastChunk":true,"artifact":{"artifactId":"`+art+`","parts":[{"text":`...)
-		d = strconv.AppendQuote(d, string(answer))
-		d = append(d, `}]}}}`...)
-		event(d)
-		d = append(d[:0], `{"statusUpdate":{"taskId":"`+task+`","contextId":"`+ctx+`","status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-05-19T12:00:01Z"},"metadata":{"$usage":{"model":"corti-default","inputTokens":100,"outputTokens":60,"totalTokens":160,"credits":1.6}}}}`...)
-		event(d)
-	}
-	return b
-}
-
-// corpusFrames is the size of the benchmark corpus.
-const corpusFrames = 20000
 
 // BenchmarkLexer lexes the token-streaming corpus (about 20,000 frames)
 // with the push Lexer fed whole, in 4 KiB chunks and one byte at a time (a
@@ -77,15 +21,15 @@ const corpusFrames = 20000
 // written again as the continuation of the same stream, as on a live
 // connection.
 func BenchmarkLexer(b *testing.B) {
-	in := tokenCorpus(corpusFrames)
+	in := corpus.Tokens(corpus.Frames)
 	frames := countFrames(b, in)
 	b.Run("Lexer/whole", func(b *testing.B) { benchLexer(b, in, len(in), frames) })
 	b.Run("Lexer/4KiB", func(b *testing.B) { benchLexer(b, in, 4<<10, frames) })
-	small := tokenCorpus(corpusFrames / 64)
+	small := corpus.Tokens(corpus.Frames / 64)
 	b.Run("Lexer/1B", func(b *testing.B) { benchLexer(b, small, 1, countFrames(b, small)) })
 	b.Run("Reader/32KiB", func(b *testing.B) {
 		src := bytes.NewReader(in)
-		r := parser.NewReader(src, nil)
+		r := sse.NewReader(src, nil)
 		pass := func() {
 			src.Reset(in)
 			r.Reset(src)
@@ -161,7 +105,7 @@ func indexByteLines(r io.Reader, buf []byte) int {
 }
 
 func countFrames(b *testing.B, in []byte) int {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	lx.Write(in)
 	n := 0
 	for lx.Next() {
@@ -176,7 +120,7 @@ func countFrames(b *testing.B, in []byte) int {
 // benchLexer writes in, in chunks of the given size, to one Lexer, each
 // iteration continuing the same stream, and checks the frame count.
 func benchLexer(b *testing.B, in []byte, chunk, want int) {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	pass := func() {
 		n := 0
 		for p := in; len(p) > 0; {
@@ -215,7 +159,7 @@ func BenchmarkLexerLargeEvent(b *testing.B) {
 		b.Run(name+"/whole", func(b *testing.B) { benchLexer(b, in, len(in), 1) })
 		b.Run(name+"/1B", func(b *testing.B) { benchLexer(b, in, 1, 1) })
 		b.Run(name+"/Reader1B", func(b *testing.B) {
-			r := parser.NewReader(&loopReader{in: in}, nil)
+			r := sse.NewReader(&loopReader{in: in}, nil)
 			r.Next() // grow the buffers before the timer starts
 			r.Next()
 			b.SetBytes(int64(len(in)))

@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // ExampleLexer pushes a stream in chunks as a network delivers them: CRLF
@@ -20,7 +20,7 @@ func ExampleLexer() {
 		"\n\r\n: keep-alive\r\n\r\nid: 2\r\ndata: first line\r\ndata: second line\r\n\r\n",
 		"id: 3\r\ndata: {\"te",
 	}
-	lx := parser.NewLexer(&parser.Options{
+	lx := sse.NewLexer(&sse.Options{
 		OnComment: func(text []byte) { fmt.Printf("comment %q\n", text) },
 	})
 	for _, c := range chunks {
@@ -37,7 +37,7 @@ func ExampleLexer() {
 	// frame 1 at byte 0, id 1: "{\"text\":\"café\"}"
 	// comment "keep-alive"
 	// frame 2 at byte 49, id 2: "first line\nsecond line"
-	// true parser: (id "2") at byte 95, 17 bytes: unexpected EOF
+	// true sse: after frame 2 (id "2") at byte 95, 17 bytes: unexpected EOF
 	// resume with Last-Event-ID: 2
 }
 
@@ -48,7 +48,7 @@ func ExampleReader_All() {
 	stream := "retry: 3000\nid: 7\n\n" +
 		"event: ping\ndata: {}\n\n" +
 		"data: {\"statusUpdate\":{}}\n\n"
-	r := parser.NewReader(strings.NewReader(stream), nil)
+	r := sse.NewReader(strings.NewReader(stream), nil)
 	for f, err := range r.All() {
 		if err != nil {
 			fmt.Println("error:", err)
@@ -67,13 +67,13 @@ func ExampleReader_All() {
 // ExampleReader_Next skips an event larger than MaxEventSize and goes on.
 func ExampleReader_Next() {
 	stream := "data: small\n\ndata: " + strings.Repeat("x", 100) + "\n\ndata: after\n\n"
-	r := parser.NewReader(strings.NewReader(stream), &parser.Options{MaxEventSize: 64})
+	r := sse.NewReader(strings.NewReader(stream), &sse.Options{MaxEventSize: 64})
 	for {
 		if r.Next() {
 			fmt.Printf("%s\n", r.Frame().Data)
 			continue
 		}
-		if err := r.Err(); errors.Is(err, parser.ErrEventTooLarge) {
+		if err := r.Err(); errors.Is(err, sse.ErrEventTooLarge) {
 			fmt.Println(err)
 			continue
 		}
@@ -81,15 +81,15 @@ func ExampleReader_Next() {
 	}
 	// Output:
 	// small
-	// parser: at byte 13, 65 bytes: parser: event exceeds MaxEventSize
+	// sse: after frame 1 at byte 13, 65 bytes: sse: event exceeds MaxEventSize
 	// after
 }
 
 // ExampleFrame_Clone keeps frames beyond the next call.
 func ExampleFrame_Clone() {
-	lx := parser.NewLexer(nil)
+	lx := sse.NewLexer(nil)
 	lx.Write([]byte("data: a\n\ndata: b\n\n"))
-	var kept []parser.Frame
+	var kept []sse.Frame
 	for lx.Next() {
 		kept = append(kept, lx.Frame().Clone())
 	}

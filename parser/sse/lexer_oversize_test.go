@@ -1,4 +1,4 @@
-package parser_test
+package sse_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // An event that passes MaxEventSize is reported as soon as it passes it,
@@ -21,7 +21,7 @@ func TestLexerOversizedEventReportedWhenItPasses(t *testing.T) {
 	const limit = 1 << 10
 	for _, line := range []string{"data: ", ": "} { // an event, a comment line
 		t.Run(strings.TrimSpace(line), func(t *testing.T) {
-			lx := parser.NewLexer(&parser.Options{MaxEventSize: limit})
+			lx := sse.NewLexer(&sse.Options{MaxEventSize: limit})
 			_, err := lx.Write([]byte("data: a\n\n" + line))
 			require.NoError(t, err)
 			require.True(t, lx.Next())
@@ -46,9 +46,9 @@ func TestLexerOversizedEventReportedWhenItPasses(t *testing.T) {
 			}
 			require.Len(t, reports, 1, "reported once: %v", reports)
 			assert.LessOrEqual(t, reportedAt, 9+limit+1+len(chunk), "reported in the Write that passed the limit")
-			var se *parser.SyntaxError
+			var se *sse.SyntaxError
 			require.True(t, errors.As(reports[0], &se))
-			assert.ErrorIs(t, se, parser.ErrEventTooLarge)
+			assert.ErrorIs(t, se, sse.ErrEventTooLarge)
 			assert.Equal(t, int64(9), se.Offset)
 			assert.Equal(t, int64(limit+1), se.Size)
 
@@ -65,10 +65,10 @@ func TestLexerOversizedEventReportedWhenItPasses(t *testing.T) {
 // that never ends is not waited for.
 func TestReaderOversizedEventReportedWhenItPasses(t *testing.T) {
 	const limit = 1 << 10
-	r := parser.NewReader(&endless{prefix: []byte("data: a\n\ndata: ")}, &parser.Options{MaxEventSize: limit})
+	r := sse.NewReader(&endless{prefix: []byte("data: a\n\ndata: ")}, &sse.Options{MaxEventSize: limit})
 	require.True(t, r.Next())
 	assert.False(t, r.Next())
-	assert.ErrorIs(t, r.Err(), parser.ErrEventTooLarge)
+	assert.ErrorIs(t, r.Err(), sse.ErrEventTooLarge)
 }
 
 // endless is a reader of prefix and then 'x' for ever.
