@@ -90,8 +90,9 @@ func stringValue(raw []byte, scratch *[]byte) (s []byte, ok bool) {
 		return content, true
 	}
 	start := len(*scratch)
-	*scratch, ok = jsonx.AppendUnescaped(*scratch, content)
-	if !ok {
+	var bad int
+	*scratch, bad = jsonx.AppendUnescaped(*scratch, content, jsonx.SurrogateReplace)
+	if bad >= 0 {
 		*scratch = (*scratch)[:start]
 		return nil, false
 	}

@@ -10,7 +10,8 @@ package parser
 // Every method works on jsonx's tape of the frame's data: each value's
 // kind, its bytes and, for a string, whether it holds an escape. Strings
 // with no escape are views of the frame's data; the others are unescaped
-// by this package (byte-exact, see appendUnescaped); values that are kept
+// into the decoder's buffer, byte-exact, a lone surrogate in WTF-8 form
+// (jsonx.AppendUnescaped with jsonx.SurrogateWTF8); values that are kept
 // raw (metadata, data parts) are sliced out of the frame's data.
 
 import (
@@ -1014,7 +1015,7 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 	}
 	first := len(d.text)
 	var bad int
-	d.text, bad = appendUnescaped(d.text, raw)
+	d.text, bad = jsonx.AppendUnescaped(d.text, raw, jsonx.SurrogateWTF8)
 	if bad >= 0 {
 		// The parser checked every escape: not reached.
 		return nil, d.fail(v.Pos()+1+bad, ErrInvalidJSON)

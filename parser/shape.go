@@ -93,7 +93,7 @@ func (d *Decoder) reuse(data []byte) *Event {
 	text := data[h : end-1 : end-1]
 	d.text = d.text[:0]
 	if esc {
-		d.text, _ = appendUnescaped(d.text, text)
+		d.text, _ = jsonx.AppendUnescaped(d.text, text, jsonx.SurrogateWTF8)
 		text = d.text[:len(d.text):len(d.text)]
 	}
 	s.part[0].Text = text

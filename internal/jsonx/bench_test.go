@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,4 +24,21 @@ func BenchmarkParseDelta(b *testing.B) {
 		fs = p.AppendFields(fs[:0], v)
 	}
 	require.Len(b, fs, 1, "root members")
+}
+
+// benchEscaped is a clinical text as a JSON string's contents, dense with
+// escapes: accents, quotes, a newline and a surrogate pair.
+var benchEscaped = []byte(strings.Repeat(`Le patient pr\u00e9sente une toux \"s\u00e8che\" depuis 3 jours.\nTA 12/8 \ud83e\ude7a `, 50))
+
+// BenchmarkAppendUnescaped measures the unescaper on a text dense with
+// escapes, under the decoder's policy.
+func BenchmarkAppendUnescaped(b *testing.B) {
+	var dst []byte
+	b.SetBytes(int64(len(benchEscaped)))
+	b.ReportAllocs()
+	bad := -1
+	for b.Loop() {
+		dst, bad = AppendUnescaped(dst[:0], benchEscaped, SurrogateWTF8)
+	}
+	require.Equal(b, -1, bad, "bad escape")
 }

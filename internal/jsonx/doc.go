@@ -4,7 +4,9 @@
 // positions into the caller's input, reused from one document to the next;
 // the walkers (Cursor, Pointer, Member) read a checked document in place.
 // Values live only until the next Parse on the same Parser and only as long
-// as the input is unchanged. UTF-8 is not validated and strings are not
-// unescaped: callers that need exact text unescape it themselves, from
-// positions this package gives.
+// as the input is unchanged. UTF-8 is not validated, and strings other
+// than keys are not unescaped: callers that need a string's text unescape
+// it with AppendUnescaped, the module's one unescaper, choosing what a
+// lone surrogate becomes (U+FFFD, or its WTF-8 form for texts that may be
+// cut between the halves of a pair).
 package jsonx

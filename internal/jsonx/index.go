@@ -179,7 +179,8 @@ func (x *Index) index(doc []byte, start, end int) int32 {
 		}
 		if c.obj && HasEscape(key) {
 			from := len(x.keys)
-			if x.keys, ok = AppendUnescaped(x.keys, key); !ok {
+			var bad int
+			if x.keys, bad = AppendUnescaped(x.keys, key, SurrogateReplace); bad >= 0 {
 				break
 			}
 			key = x.keys[from:len(x.keys):len(x.keys)]

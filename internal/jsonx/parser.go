@@ -348,7 +348,7 @@ func (p *Parser) setKey(idx, start, end int, esc bool) {
 	nd := &p.nodes[idx]
 	if esc {
 		k := len(p.keys)
-		p.keys, _ = AppendUnescaped(p.keys, p.data[start:end])
+		p.keys, _ = AppendUnescaped(p.keys, p.data[start:end], SurrogateReplace)
 		start, end = k, len(p.keys)
 	}
 	nd.keyStart, nd.keyEnd, nd.keyEsc = start, end, esc

@@ -1,15 +1,12 @@
 package jsonx
 
 // This file walks raw JSON bytes without building a tree: once Valid (in
-// parser.go) has checked a document, Cursor, KeyEqual, AppendUnescaped and
-// Pointer read it in place, so that
+// parser.go) has checked a document, Cursor, KeyEqual and Pointer read it
+// in place, so that
 // every value found is a subslice of the input with its byte offset. All of
 // them are defensive: on malformed input they report failure, never panic.
 
-import (
-	"unicode/utf16"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Kind is the type of a JSON value, told by its first byte.
 type Kind uint8
@@ -214,103 +211,6 @@ func Member(doc []byte, off int, name string) (val []byte, valOff int, ok bool) 
 	}
 }
 
-// unescapeAt decodes the escape sequence that starts with the backslash at
-// s[i] and returns the rune and the index past the sequence; ok is false
-// for an unknown or truncated escape. A \u escape that is half of a
-// surrogate pair is combined with the other half when it follows; a lone
-// surrogate decodes to U+FFFD.
-func unescapeAt(s []byte, i int) (r rune, next int, ok bool) {
-	if i+1 >= len(s) {
-		return 0, 0, false
-	}
-	switch s[i+1] {
-	case '"', '\\', '/':
-		return rune(s[i+1]), i + 2, true
-	case 'b':
-		return '\b', i + 2, true
-	case 'f':
-		return '\f', i + 2, true
-	case 'n':
-		return '\n', i + 2, true
-	case 'r':
-		return '\r', i + 2, true
-	case 't':
-		return '\t', i + 2, true
-	case 'u':
-		r, ok := hex4(s, i+2)
-		if !ok {
-			return 0, 0, false
-		}
-		next = i + 6
-		if utf16.IsSurrogate(r) {
-			if r < 0xDC00 && next+1 < len(s) && s[next] == '\\' && s[next+1] == 'u' {
-				if r2, ok := hex4(s, next+2); ok {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						return dec, next + 6, true
-					}
-				}
-			}
-			return utf8.RuneError, next, true
-		}
-		return r, next, true
-	}
-	return 0, 0, false
-}
-
-func hex4(s []byte, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-// AppendUnescaped appends the decoded text of the raw JSON string content
-// s (the bytes between the quotes) to dst. ok is false when s holds a bad
-// escape; dst then holds what was decoded before it. Bytes outside escapes
-// are copied as they are, valid UTF-8 or not.
-func AppendUnescaped(dst, s []byte) (out []byte, ok bool) {
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && s[j] != '\\' {
-			j++
-		}
-		dst = append(dst, s[i:j]...)
-		if j == len(s) {
-			break
-		}
-		r, next, good := unescapeAt(s, j)
-		if !good {
-			return dst, false
-		}
-		dst = utf8.AppendRune(dst, r)
-		i = next
-	}
-	return dst, true
-}
-
-// HasEscape reports whether raw string content s contains an escape.
-func HasEscape(s []byte) bool {
-	for _, c := range s {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}
-
 // KeyEqual reports whether the raw JSON string content key decodes to
 // exactly name, without allocating.
 func KeyEqual(key []byte, name string) bool { return keyEqual(key, name) }
@@ -331,7 +231,7 @@ func keyEqual[S string | []byte](key []byte, name S) bool {
 		if !ok {
 			return false
 		}
-		for _, b := range utf8.AppendRune(buf[:0], r) {
+		for _, b := range appendRune(buf[:0], r, SurrogateReplace) {
 			if n >= len(name) || name[n] != b {
 				return false
 			}

@@ -152,35 +152,6 @@ func TestValid(t *testing.T) {
 	}
 }
 
-func TestUnescape(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-		ok             bool
-	}{
-		{"plain", `abc`, "abc", true},
-		{"simple escapes", `a\"b\\c\/d\b\f\n\r\t`, "a\"b\\c/d\b\f\n\r\t", true},
-		{"bmp", `caf\u00e9 \u4E2D`, "café 中", true},
-		{"pair", `\ud83d\ude00`, "😀", true},
-		{"lone high", `\ud83dx`, "\uFFFDx", true},
-		{"lone low", `\ude00`, "\uFFFD", true},
-		{"high then non-low", `\ud83d\u0041`, "\uFFFDA", true},
-		{"unknown escape", `a\qb`, "a", false},
-		{"short unicode", `\u12`, "", false},
-		{"trailing backslash", `ab\`, "ab", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := AppendUnescaped(nil, []byte(tt.in))
-			assert.Equal(t, tt.want, string(got), "AppendUnescaped(%q)", tt.in)
-			assert.Equal(t, tt.ok, ok, "AppendUnescaped(%q): ok", tt.in)
-			if tt.ok {
-				assert.True(t, KeyEqual([]byte(tt.in), tt.want), "KeyEqual(%q, %q)", tt.in, tt.want)
-			}
-			assert.False(t, KeyEqual([]byte(tt.in), tt.want+"x"), "KeyEqual(%q, %q)", tt.in, tt.want+"x")
-		})
-	}
-}
-
 func TestCursor(t *testing.T) {
 	doc := []byte(` { "a" : [ 1 , "x" , { } ] , "b\u0021" : null } `)
 	c, k := Open(doc, 0)
