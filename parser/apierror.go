@@ -1,6 +1,9 @@
 package parser
 
-import "strconv"
+import (
+	"bytes"
+	"strconv"
+)
 
 // APIError is an error reported by an A2A server: a REST error document
 // ({"error":{"code":404,"status":"NOT_FOUND","message":…,"details":[…]}}) or a
@@ -63,7 +66,7 @@ func (e *APIError) Error() string {
 // "error" member). It allocates: the APIError is owned by the caller.
 func DecodeAPIError(body []byte) (*APIError, error) {
 	var d Decoder
-	ev, err := d.decodeDoc(append([]byte(nil), body...), docError)
+	ev, err := d.decodeDoc(bytes.Clone(body), docError)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +80,7 @@ func DecodeAPIError(body []byte) (*APIError, error) {
 // and stay valid.
 func DecodeTask(doc []byte) (*Task, error) {
 	var d Decoder
-	ev, err := d.decodeDoc(append([]byte(nil), doc...), docTask)
+	ev, err := d.decodeDoc(bytes.Clone(doc), docTask)
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,11 @@ package parser
 // raw (metadata, data parts) are sliced out of the frame's data.
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -438,7 +440,7 @@ func (d *Decoder) apiError(f *jsonx.Field) error {
 	}
 	e := &APIError{Binding: d.ev.Binding}
 	if id := d.ev.RPCID; id.Kind != RPCIDAbsent {
-		e.RPCID = RPCID{Kind: id.Kind, Raw: clone(id.Raw), Value: clone(id.Value)}
+		e.RPCID = RPCID{Kind: id.Kind, Raw: bytes.Clone(id.Raw), Value: bytes.Clone(id.Value)}
 	}
 	for ms := f.Value.Members(); ms.Next(); {
 		m := ms.Field()
@@ -459,7 +461,7 @@ func (d *Decoder) apiError(f *jsonx.Field) error {
 			if d.kindOf(m) == 'n' {
 				break
 			}
-			e.Details = clone(m.Value.Raw())
+			e.Details = bytes.Clone(m.Value.Raw())
 			err = d.errorDetails(m, e)
 		}
 		if err != nil {
@@ -526,7 +528,7 @@ func (d *Decoder) errorInfo(v jsonx.Value, e *APIError) error {
 		e.Domain = string(s)
 	}
 	if meta != nil && d.kindOf(meta) == '{' {
-		e.Metadata = clone(meta.Value.Raw())
+		e.Metadata = bytes.Clone(meta.Value.Raw())
 	}
 	return nil
 }
@@ -539,13 +541,6 @@ func (d *Decoder) member(f *jsonx.Field) ([]byte, error) {
 		d.leave()
 	}
 	return s, err
-}
-
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append([]byte{}, b...)
 }
 
 // task decodes a Task object.
@@ -1199,7 +1194,7 @@ func (d *Decoder) fail(pos int, err error) error {
 			s := d.path[i]
 			if s.index >= 0 {
 				b = append(b, '[')
-				b = appendInt(b, s.index)
+				b = strconv.AppendInt(b, int64(s.index), 10)
 				b = append(b, ']')
 				continue
 			}
@@ -1214,11 +1209,4 @@ func (d *Decoder) fail(pos int, err error) error {
 		e.Field = string(b)
 	}
 	return e
-}
-
-func appendInt(b []byte, n int) []byte {
-	if n >= 10 {
-		b = appendInt(b, n/10)
-	}
-	return append(b, byte('0'+n%10))
 }

@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 
@@ -70,7 +71,7 @@ func ResponseError(status int, contentType string, body []byte) error {
 	if 200 <= status && status <= 299 {
 		return &NotEventStreamError{StatusCode: status, ContentType: contentType, Head: head(body)}
 	}
-	return &HTTPError{StatusCode: status, ContentType: contentType, Body: append([]byte(nil), body[:min(len(body), 4<<10)]...)}
+	return &HTTPError{StatusCode: status, ContentType: contentType, Body: bytes.Clone(body[:min(len(body), 4<<10)])}
 }
 
 // headSize is the number of bytes of the input a NotEventStreamError
@@ -79,7 +80,7 @@ const headSize = 64
 
 // head returns a copy of the first headSize bytes of b.
 func head(b []byte) []byte {
-	return append([]byte(nil), b[:min(len(b), headSize)]...)
+	return bytes.Clone(b[:min(len(b), headSize)])
 }
 
 // ErrNotEventStream means the input is not a Server-Sent Events stream; it

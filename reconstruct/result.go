@@ -1,6 +1,8 @@
 package reconstruct
 
 import (
+	"bytes"
+
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/utf8buf"
@@ -260,17 +262,17 @@ func copyParts(dst []Part, src []parser.Part) []Part {
 	return dst
 }
 
-func copyPart(p *parser.Part) Part { return copyPartText(p, clone(p.Text)) }
+func copyPart(p *parser.Part) Part { return copyPartText(p, bytes.Clone(p.Text)) }
 
 // copyPartText is copyPart with text, a copy of p's text, as the text.
 func copyPartText(p *parser.Part, text []byte) Part {
 	return Part{
 		Kind:      p.Kind,
 		Text:      text,
-		Raw:       clone(p.Raw),
+		Raw:       bytes.Clone(p.Raw),
 		URL:       string(p.URL),
-		Data:      clone(p.Data),
-		Metadata:  clone(p.Metadata.Raw),
+		Data:      bytes.Clone(p.Data),
+		Metadata:  bytes.Clone(p.Metadata.Raw),
 		Filename:  string(p.Filename),
 		MediaType: string(p.MediaType),
 	}
@@ -281,7 +283,7 @@ func copyMessage(m *parser.Message) *Message {
 		ID:       string(m.MessageID),
 		Role:     m.Role,
 		Parts:    copyParts(nil, m.Parts),
-		Metadata: clone(m.Metadata.Raw),
+		Metadata: bytes.Clone(m.Metadata.Raw),
 	}
 }
 
@@ -296,13 +298,4 @@ func copyUsage(u *parser.Usage) *Usage {
 		Credits:                  u.Credits,
 		Fields:                   u.Fields,
 	}
-}
-
-// clone returns an owned copy of b; nil stays nil, and an empty slice
-// stays empty but not nil.
-func clone(b []byte) []byte {
-	if b == nil {
-		return nil
-	}
-	return append(make([]byte, 0, len(b)), b...)
 }
