@@ -15,7 +15,7 @@
 //   - joinSurrogates and whatwgUnits, a surrogate joiner and a WHATWG UTF-8
 //     decoder count, for utf8buf and citations;
 //   - encoding/json, for JSON Pointers (citations) and for the run's JSON
-//     document (internal/resultjson, what the CLI's --json prints and the
+//     document (reconstruct/resultjson, what the CLI's --json prints and the
 //     WebAssembly module's a2a_result returns).
 //
 // go test ./fuzz/ runs every target on its seed corpus (unit-test tables,

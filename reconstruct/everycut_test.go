@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/resultjson"
 )
 
 // pendingFrom returns where the event pending at the end of tail (the bytes

@@ -4,7 +4,7 @@
 # sources and the Go version; -s -w drop the symbol names (the Go runtime
 # keeps its own for panics).
 #
-# -l (no inlining) for internal/resultjson (the --json document, written
+# -l (no inlining) for reconstruct/resultjson (the --json document, written
 # once per result), citations (once per citation) and internal/jsonx (the
 # JSON reader; the decoder's path for repeated token deltas bypasses it).
 # Inlining there mostly grows the module: without it the module gzips to
@@ -15,5 +15,5 @@ set -eu
 cd "$(dirname "$0")/.."
 p=github.com/a2astream/a2astream
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 go build -buildmode=c-shared -trimpath \
-	-gcflags=$p/internal/resultjson=-l -gcflags=$p/citations=-l -gcflags=$p/internal/jsonx=-l \
+	-gcflags=$p/reconstruct/resultjson=-l -gcflags=$p/citations=-l -gcflags=$p/internal/jsonx=-l \
 	-ldflags='-s -w -buildid=' -o "${1:-wasm/a2astream.wasm}" ./wasm

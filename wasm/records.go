@@ -9,8 +9,8 @@ import (
 	"math"
 
 	"github.com/a2astream/a2astream/citations"
-	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/resultjson"
 )
 
 // The record kinds. Every record starts with its kind byte; integers are

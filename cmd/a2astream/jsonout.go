@@ -9,10 +9,10 @@ import (
 	"errors"
 	"io"
 
-	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/resultjson"
 	"github.com/a2astream/a2astream/utf8buf"
 )
 

@@ -3,7 +3,7 @@
 // These tests run 100 and 256 MiB through the command and measure its heap;
 // like the zero-allocation tests they run without the race detector, under
 // which they take 25 and 45 seconds: the code they run is run under it by
-// the other tests of the package and of internal/resultjson.
+// the other tests of the package and of reconstruct/resultjson.
 
 package main
 

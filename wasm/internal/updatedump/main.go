@@ -15,8 +15,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/resultjson"
 )
 
 var kinds = map[reconstruct.UpdateKind]string{

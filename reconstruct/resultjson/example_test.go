@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/a2astream/a2astream/internal/resultjson"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/resultjson"
 )
 
 func ExampleAppend() {

@@ -1,7 +1,10 @@
 // Package resultjson writes a run's [reconstruct.Result] as the JSON
 // document that `a2astream --json` prints, without encoding/json, so that
 // the WebAssembly module (which must not link encoding/json or fmt) and the
-// command-line tool produce the same bytes.
+// command-line tool produce the same bytes. It is the last step of the
+// pipeline, on top of package reconstruct, for any host that wants a run as
+// that document: the command-line tool, the WebAssembly module, a service
+// that logs or forwards runs.
 //
 // The document's members, in order:
 //
@@ -16,12 +19,19 @@
 //
 // The text is byte for byte what encoding/json's Encoder writes for the
 // same document with SetEscapeHTML(false) (and SetIndent("", "  ") when
-// indented), followed by a newline: strings escape '"', '\\' and control
-// characters ('\b', '\f', '\n', '\r', '\t', the others as \u00XX), replace
-// invalid UTF-8 with \ufffd and escape U+2028 and U+2029; raw JSON members
+// indented), followed by a newline, except for ill-formed UTF-8: strings
+// escape '"', '\\' and control characters ('\b', '\f', '\n', '\r', '\t', the
+// others as \u00XX), replace ill-formed UTF-8 with one \ufffd per maximal
+// subpart (encoding/json writes one per byte; this is the WHATWG rule that
+// JavaScript's TextDecoder and package citations follow, so that citation
+// offsets index the text) and escape U+2028 and U+2029; raw JSON members
 // (metadata, data, details, targets) are compacted and re-indented;
 // numbers use encoding/json's float format. A text target is a JSON string
 // whose '<', '>' and '&' are escaped as encoding/json.Marshal does.
+//
+// The "error" member names the kind of error in its "type" member, by one
+// table that [AppendError] documents and writes on its own (the tool's
+// --events lines use it); [Options].ErrorType names a host's own errors.
 //
 // Append builds the document in memory and allocates only what it needs;
 // it is not on a hot path (once per run). [Write] writes the same bytes to
