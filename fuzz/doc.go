@@ -19,6 +19,6 @@
 //     WebAssembly module's a2a_result returns).
 //
 // go test ./fuzz/ runs every target on its seed corpus (unit-test tables,
-// generated streams and the testdata/*.sse recordings); fuzz/run.sh fuzzes
+// generated streams and the internal/samples/*.sse recordings); fuzz/run.sh fuzzes
 // every target of the module for a bounded time.
 package fuzz

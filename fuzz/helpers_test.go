@@ -8,16 +8,16 @@ import (
 	"testing"
 )
 
-// testdataStreams returns the recorded streams of ../testdata, read at test
-// time so that new recordings join the seed corpora.
+// testdataStreams returns the recorded streams of ../internal/samples, read
+// at test time so that new recordings join the seed corpora.
 func testdataStreams(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "testdata", "*.sse"))
+	paths, err := filepath.Glob(filepath.Join("..", "internal", "samples", "*.sse"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if len(paths) == 0 {
-		tb.Fatal("no ../testdata/*.sse streams")
+		tb.Fatal("no ../internal/samples/*.sse streams")
 	}
 	out := make(map[string][]byte, len(paths))
 	for _, p := range paths {

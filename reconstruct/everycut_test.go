@@ -61,7 +61,7 @@ func pushAll(s *reconstruct.Stream, between func() error, ins ...string) (closeE
 	return closeErr, dones, nil
 }
 
-// TestCutAtEveryByte cuts every testdata stream (and splitChars, whose
+// TestCutAtEveryByte cuts every recorded stream (and splitChars, whose
 // deltas split characters) at every byte (every
 // cutStride bytes, under the race detector) and checks
 // the cut run against the uncut one:

@@ -256,8 +256,8 @@ var (
 	directReply = "id: m-1\ndata: " + `{"message":{"messageId":"msg-9","contextId":"` + ctxID + `","role":"ROLE_AGENT","parts":[{"text":"Hi there."}]}}` + "\n\n"
 )
 
-// corpus returns the package's test streams and those of ../testdata,
-// each in both bindings.
+// corpus returns the package's test streams and the recorded ones of
+// ../internal/samples, each in both bindings.
 func corpus(t testing.TB) []corpusStream {
 	t.Helper()
 	base := []corpusStream{
@@ -277,23 +277,23 @@ func corpus(t testing.TB) []corpusStream {
 	return out
 }
 
-// testdataStreams returns the shared ../testdata/*.sse streams and ours
-// under testdata/reconstruct.
+// testdataStreams returns the recorded streams, ../internal/samples/*.sse.
 func testdataStreams(t testing.TB) []corpusStream {
 	t.Helper()
+	names, err := filepath.Glob("../internal/samples/*.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("no recorded streams in ../internal/samples")
+	}
 	var out []corpusStream
-	for _, pattern := range []string{"../testdata/*.sse", "../testdata/reconstruct/*.sse"} {
-		names, err := filepath.Glob(pattern)
+	for _, name := range names {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range names {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, corpusStream{"testdata/" + filepath.Base(name), string(b)})
-		}
+		out = append(out, corpusStream{"samples/" + filepath.Base(name), string(b)})
 	}
 	return out
 }

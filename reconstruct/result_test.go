@@ -24,7 +24,7 @@ func TestRunWithoutAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			f, err := os.Open("../testdata/" + tt.file)
+			f, err := os.Open("../internal/samples/" + tt.file)
 			require.NoError(t, err)
 			defer f.Close()
 			res, err := reconstruct.Read(f, nil)

@@ -10,7 +10,7 @@
 # Inlining there mostly grows the module: without it the module gzips to
 # about 790 KB instead of 808 KB (the budget is 800 KB). CPU time of
 # alternating runs of both builds, on the benchmark corpus and on every
-# testdata stream, differed by no more than the noise (±10%).
+# recorded stream, differed by no more than the noise (±10%).
 set -eu
 cd "$(dirname "$0")/.."
 p=github.com/a2astream/a2astream

@@ -107,9 +107,9 @@ func want(data []byte) []decoded {
 }
 
 func TestRecordsCarryTheGoIteratorsUpdates(t *testing.T) {
-	paths, err := filepath.Glob("../testdata/*.sse")
+	paths, err := filepath.Glob("../internal/samples/*.sse")
 	if err != nil || len(paths) == 0 {
-		t.Fatal("no testdata streams", err)
+		t.Fatal("no recorded streams in ../internal/samples", err)
 	}
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
@@ -200,7 +200,7 @@ func TestOptions(t *testing.T) {
 // the task id and last event id once events named them, and done only
 // once the run reached a terminal state.
 func TestSessionStatus(t *testing.T) {
-	src, err := os.ReadFile("../testdata/completed.sse")
+	src, err := os.ReadFile("../internal/samples/completed.sse")
 	require.NoError(t, err)
 	status := func(ss *session) (taskID, lastID string, done bool) {
 		b, done := ss.status(nil)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/a2astream/a2astream/testdata"
+	"github.com/a2astream/a2astream/internal/samples"
 )
 
 // demoSamples are the bundled streams the demo plays, in order: narration
@@ -17,7 +17,7 @@ var demoSamples = []string{"thinking-tool-answer.sse", "citations.sse"}
 func (r *runner) demo() (int, error) {
 	code := exitOK
 	for i, name := range demoSamples {
-		data, err := testdata.Streams.ReadFile(name)
+		data, err := samples.Streams.ReadFile(name)
 		if err != nil {
 			return 0, &ioError{err}
 		}

@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/a2astream/a2astream/testdata"
+	"github.com/a2astream/a2astream/internal/samples"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -72,7 +72,7 @@ func runWith(t *testing.T, args []string, stdin io.Reader, adjust func(*env)) re
 
 func sample(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := testdata.Streams.ReadFile(name)
+	b, err := samples.Streams.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func sample(t *testing.T, name string) []byte {
 
 func sampleNames(t *testing.T) []string {
 	t.Helper()
-	names, err := fs.Glob(testdata.Streams, "*.sse")
+	names, err := fs.Glob(samples.Streams, "*.sse")
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no sample streams embedded: %v", err)
 	}

@@ -16,10 +16,11 @@ import (
 	"github.com/a2astream/a2astream/parser/sse"
 )
 
-// testdataStreams returns the recorded streams in ../../testdata by file name.
+// testdataStreams returns the recorded streams of ../../internal/samples by
+// file name.
 func testdataStreams(t testing.TB) map[string]string {
 	t.Helper()
-	names, err := filepath.Glob("../../testdata/*.sse")
+	names, err := filepath.Glob("../../internal/samples/*.sse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestReaderReset(t *testing.T) {
 func TestReaderTestdata(t *testing.T) {
 	streams := testdataStreams(t)
 	if len(streams) < 4 {
-		t.Fatalf("found %d streams in testdata, want at least 4", len(streams))
+		t.Fatalf("found %d streams in internal/samples, want at least 4", len(streams))
 	}
 	for name, in := range streams {
 		t.Run(name, func(t *testing.T) {

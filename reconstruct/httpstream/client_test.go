@@ -20,11 +20,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2astream/a2astream/internal/samples"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/reconstruct/httpstream"
-	"github.com/a2astream/a2astream/testdata"
 )
 
 // request is what the test agent received.
@@ -211,13 +211,13 @@ var cmpResult = cmp.Options{
 // and the Result and the live text equal those of the uncut stream, never
 // a character more or less.
 func TestClientDrops(t *testing.T) {
-	names, err := fs.Glob(testdata.Streams, "*.sse")
+	names, err := fs.Glob(samples.Streams, "*.sse")
 	require.NoError(t, err)
 	require.NotEmpty(t, names)
 	for _, name := range names {
 		for _, b := range []parser.Binding{parser.BindingREST, parser.BindingJSONRPC} {
 			t.Run(name+"/"+b.String(), func(t *testing.T) {
-				data, err := testdata.Streams.ReadFile(name)
+				data, err := samples.Streams.ReadFile(name)
 				require.NoError(t, err)
 				if b == parser.BindingJSONRPC {
 					data = toJSONRPC(data)
@@ -284,7 +284,7 @@ func TestClientDrops(t *testing.T) {
 // TestClientRequests checks the requests of both bindings: method, path,
 // body, the A2A headers, Last-Event-ID and the caller's headers.
 func TestClientRequests(t *testing.T) {
-	completed, err := testdata.Streams.ReadFile("completed.sse")
+	completed, err := samples.Streams.ReadFile("completed.sse")
 	require.NoError(t, err)
 	tests := []struct {
 		name    string
@@ -398,7 +398,7 @@ func rpcParams(t *testing.T, body []byte, method string) json.RawMessage {
 // Client's, that a name with no values removes one, and that Host sets the
 // request's host.
 func TestClientHeaderOverrides(t *testing.T) {
-	completed, err := testdata.Streams.ReadFile("completed.sse")
+	completed, err := samples.Streams.ReadFile("completed.sse")
 	require.NoError(t, err)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) { serveSSE(w, completed) })
 	c := &httpstream.Client{BaseURL: a.base(), Header: http.Header{
@@ -417,7 +417,7 @@ func TestClientHeaderOverrides(t *testing.T) {
 // firstFrames returns the bytes of the first n frames of completed.sse.
 func firstFrames(t *testing.T, n int) (data []byte, lastID string) {
 	t.Helper()
-	all, err := testdata.Streams.ReadFile("completed.sse")
+	all, err := samples.Streams.ReadFile("completed.sse")
 	require.NoError(t, err)
 	fs := framesOf(t, all)
 	return all[:fs[n-1].end], fs[n-1].id
@@ -801,7 +801,7 @@ func TestClientTeeFails(t *testing.T) {
 // first event: the run resubscribes with the task id and Last-Event-ID it
 // was given, and completes.
 func TestClientSubscribeDropBeforeEvents(t *testing.T) {
-	completed, err := testdata.Streams.ReadFile("completed.sse")
+	completed, err := samples.Streams.ReadFile("completed.sse")
 	require.NoError(t, err)
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
 		if n == 0 {

@@ -20,7 +20,7 @@ import (
 // documents of both bindings with and without an error status, a response
 // that is no stream, and a stream written in flushed pieces.
 func TestRead(t *testing.T) {
-	completed, err := os.ReadFile("../../testdata/completed.sse")
+	completed, err := os.ReadFile("../../internal/samples/completed.sse")
 	require.NoError(t, err)
 	tests := []struct {
 		name        string

@@ -106,12 +106,12 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// streams returns the results of the recorded streams of testdata/.
+// streams returns the results of the recorded streams of internal/samples.
 func streams(t *testing.T) map[string]*reconstruct.Result {
 	t.Helper()
-	paths, err := filepath.Glob("../../testdata/*.sse")
+	paths, err := filepath.Glob("../../internal/samples/*.sse")
 	if err != nil || len(paths) == 0 {
-		t.Fatal("no testdata streams", err)
+		t.Fatal("no recorded streams in ../../internal/samples", err)
 	}
 	out := map[string]*reconstruct.Result{}
 	for _, p := range paths {

@@ -1,8 +1,8 @@
 // serve.mjs serves the demo on 127.0.0.1: the wasm/ folder (the module,
-// its wrapper, demo/), the recorded streams under /testdata/, and each of
-// them again as a live event stream under /stream/NAME?delay=MS, one frame
-// every MS milliseconds, so that the page types out as it would from an
-// agent.
+// its wrapper, demo/), the recorded streams of internal/samples under
+// /testdata/, and each of them again as a live event stream under
+// /stream/NAME?delay=MS, one frame every MS milliseconds, so that the page
+// types out as it would from an agent.
 //
 //	node wasm/demo/serve.mjs [PORT]     then open http://127.0.0.1:PORT/demo/
 import { createServer } from 'node:http';
@@ -11,7 +11,7 @@ import { join, dirname, extname, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const testdataDir = join(wasmDir, '..', 'testdata');
+const testdataDir = join(wasmDir, '..', 'internal', 'samples');
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.sse': 'text/event-stream; charset=utf-8',

@@ -1,4 +1,4 @@
-// Frames input: every testdata stream parsed into frames by
+// Frames input: every recorded stream parsed into frames by
 // eventsource-parser (as Corti's SDK and other SSE clients hand them out)
 // and fed as frames gives the result and updates its bytes give, in each
 // of the ways a stream goes in.

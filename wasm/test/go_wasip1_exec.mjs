@@ -4,7 +4,7 @@
 //	GOOS=wasip1 GOARCH=wasm go test -exec="node $PWD/wasm/test/go_wasip1_exec.mjs" ./parser/
 //
 // The whole file system is preopened at / and PWD is the package's folder,
-// so tests that open ../testdata/x.sse find it. The exit code is the test's:
+// so tests that open ../internal/samples/x.sse find it. The exit code is the test's:
 // proc_exit ends the process at once (returnOnExit false), as unwinding out
 // of the instance and then exiting makes Node 20 crash in its teardown more
 // often than not (exit status 139 after PASS).

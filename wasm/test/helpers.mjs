@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 export const wasmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = join(wasmDir, '..');
-export const testdataDir = join(repoDir, 'testdata');
+export const testdataDir = join(repoDir, 'internal', 'samples');
 export const wasmPath = join(wasmDir, 'a2astream.wasm');
 
-/** samples lists the recorded streams, testdata/*.sse. */
+/** samples lists the recorded streams, internal/samples/*.sse. */
 export function samples() {
   return readdirSync(testdataDir).filter((f) => f.endsWith('.sse')).sort();
 }

@@ -1,6 +1,6 @@
 // Node tests of the WebAssembly module and its JS wrapper: the module's
 // imports and size, the --json result byte for byte against the Go CLI and
-// the updates against the Go iterator for every testdata stream in several
+// the updates against the Go iterator for every recorded stream in several
 // chunkings, the stream adapters, typed errors and a panic.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -3,7 +3,7 @@
 // so that the Node tests can check that the WebAssembly module's wrapper
 // yields the same ones:
 //
-//	go run ./wasm/internal/updatedump testdata/completed.sse
+//	go run ./wasm/internal/updatedump internal/samples/completed.sse
 //
 // Each line has kind (text, replaced, sealed, state, done), seq, and for
 // artifact updates artifactId, thinking, sealed and text; for state

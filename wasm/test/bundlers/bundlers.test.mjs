@@ -2,7 +2,7 @@
 // installed into throwaway projects, each built with a bundler at its
 // defaults (webpack 5, Vite's build and its dev server, esbuild), and each
 // bundle run in headless Chromium against a local server that streams
-// testdata/: every result must be a2astream --json byte for byte. The
+// internal/samples/: every result must be a2astream --json byte for byte. The
 // bundlers come from this folder's lock file (npm ci --ignore-scripts).
 // The only setting is the one wasm/README.md names: esbuild does not copy
 // files referenced by new URL(…, import.meta.url), so a2astream.wasm is
