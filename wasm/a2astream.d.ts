@@ -177,7 +177,7 @@ export interface Part {
 
 /** A resolved citation: every offset is 0-based; utf16Index indexes the JS string of text. */
 export interface Citation {
-  /** 1-based marker number, shared by the citations of one cited part. */
+  /** 1-based marker number of the target (cited part and locator), shared by the citations of that target. */
   number: number;
   /** The cited data part's id. */
   id: string;
