@@ -1,12 +1,15 @@
 package reconstruct_test
 
 import (
+	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -49,25 +52,25 @@ var fastPathEdges = sseStream("fp",
 	more("a", "after the end"),
 )
 
-// gatheredDeltas is a long run of deltas for Read, which gathers the text
-// of repeated deltas and appends it once it holds MaxPend bytes: a gathered
-// text filled to the byte, a surrogate pair split where it is appended,
-// deltas of MaxPend bytes and more, hundreds of small ones with pairs and
-// accented letters, and a general event and the end of the stream while
-// text is gathered.
+// gatheredDeltas is a long run of deltas: some of 4 KiB and more, with a
+// surrogate pair split around them, hundreds of small ones with pairs and
+// accented letters, and a general event among them. (Read once gathered
+// the text of such deltas before appending it, in 4 KiB; the stream stays
+// as a test of long deltas.)
 var gatheredDeltas = func() []string {
+	const longDelta = 4 << 10
 	events := []string{
 		task("TASK_STATE_WORKING"),
 		first("g", "start "),
 		more("g", "x"),
-		more("g", strings.Repeat("y", reconstruct.MaxPend-3)),
+		more("g", strings.Repeat("y", longDelta-3)),
 		moreRaw("g", `\ud83d`),
 		moreRaw("g", `\ude00`),
-		more("g", strings.Repeat("z", reconstruct.MaxPend+1)),
+		more("g", strings.Repeat("z", longDelta+1)),
 		more("g", "a"),
-		more("g", strings.Repeat("w", reconstruct.MaxPend)),
+		more("g", strings.Repeat("w", longDelta)),
 		more("g", "b"),
-		more("g", strings.Repeat("v", 2*reconstruct.MaxPend)),
+		more("g", strings.Repeat("v", 2*longDelta)),
 	}
 	for i := range 500 {
 		switch i % 7 {
@@ -100,24 +103,28 @@ type update struct {
 	LastEventID string
 }
 
+// copyUpdate copies u's views into an update.
+func copyUpdate(u *reconstruct.Update) update {
+	c := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State.String()}
+	if u.Artifact != nil {
+		c.Artifact = u.Artifact.ID
+	}
+	if u.Message != nil {
+		c.Message = string(u.Message.Text())
+	}
+	if u.Err != nil {
+		c.Err = u.Err.Error()
+	}
+	return c
+}
+
 // runUpdates feeds in to s in chunks, closes it and returns every update,
 // with the last event id after each chunk's, and the Result.
 func runUpdates(s *reconstruct.Stream, in string, split splitter) ([]update, *reconstruct.Result) {
 	var out []update
 	drain := func() {
 		for s.Next() {
-			u := s.Update()
-			c := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State.String()}
-			if u.Artifact != nil {
-				c.Artifact = u.Artifact.ID
-			}
-			if u.Message != nil {
-				c.Message = string(u.Message.Text())
-			}
-			if u.Err != nil {
-				c.Err = u.Err.Error()
-			}
-			out = append(out, c)
+			out = append(out, copyUpdate(s.Update()))
 		}
 		out = append(out, update{LastEventID: string(s.LastEventID())})
 	}
@@ -132,6 +139,68 @@ func runUpdates(s *reconstruct.Stream, in string, split splitter) ([]update, *re
 	return out, s.Result()
 }
 
+// applyEach runs in, written in the pieces split gives, through a
+// sse.Lexer, a parser.Decoder and Reducer.Apply one event at a time,
+// ending the run as a Stream ends it, and returns what runUpdates returns
+// for a Stream. With general, every appending artifact update gets an
+// empty plain text part after its parts: that adds nothing to the artifact
+// (an empty plain text part is skipped), and keeps the update off the
+// delta route, so that applyArtifact takes the text of every delta.
+func applyEach(in string, split splitter, opts *reconstruct.Options, general bool) ([]update, *reconstruct.Result) {
+	var lo sse.Options
+	if opts != nil {
+		lo.MaxEventSize = opts.MaxEventSize
+	}
+	lx := sse.NewLexer(&lo)
+	var dec parser.Decoder
+	r := reconstruct.NewReducer(opts)
+	var out []update
+	collect := func() {
+		for i := range r.Pending() {
+			out = append(out, copyUpdate(&r.Pending()[i]))
+		}
+	}
+	drain := func() {
+		for r.Err() == nil && lx.Next() {
+			f := lx.Frame()
+			ev, err := dec.Decode(f)
+			switch {
+			case err != nil:
+				r.Fail(err)
+			case general && ev.Kind == parser.KindArtifactUpdate && ev.ArtifactUpdate.Append:
+				// A copy: the Decoder may reuse its event for the next.
+				c := *ev
+				a := &c.ArtifactUpdate.Artifact
+				a.Parts = append(a.Parts[:len(a.Parts):len(a.Parts)], parser.Part{Kind: parser.PartText})
+				r.Apply(f, &c)
+			default:
+				r.Apply(f, ev)
+			}
+			collect()
+		}
+		if err := lx.Err(); r.Err() == nil && err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			// An oversized event.
+			r.Fail(err)
+			collect()
+		}
+	}
+	off := 0
+	for _, k := range split(len(in)) {
+		if r.Err() == nil {
+			lx.Write([]byte(in[off : off+k]))
+		}
+		off += k
+		drain()
+		out = append(out, update{LastEventID: string(r.LastEventID())})
+	}
+	lx.Close()
+	drain()
+	r.Finish(lx.InputOffset()+int64(lx.Buffered()), lx.Err())
+	collect()
+	out = append(out, update{LastEventID: string(r.LastEventID())})
+	return out, r.Result()
+}
+
 // cmpExact compares Results like cmpResult, and the artifacts' unexported
 // fields too: the text handed out, the text parts counted, the joined text
 // and the size.
@@ -140,15 +209,16 @@ var cmpExact = cmp.Options{
 	cmpResult[1], cmpResult[2],
 }
 
-// TestDeltaFastPath checks that the fast path the Reducer takes for token
-// deltas changes nothing: on every test stream, whole, in random pieces and
-// byte by byte, with the default limits and with limits that deltas cross,
-// a Stream whose Reducer takes the general path for every event gives the
-// same updates, in the same order, the same last event id after every
-// chunk (the fast path keeps it as a view into the lexer's buffer, which
-// the chunks move), and the same Result, down to the artifacts' unexported
-// fields; and so does Read, which drops the updates, on reads of the same
-// sizes.
+// TestDeltaFastPath checks that the delta route, and the Stream's
+// shortcut to it for a delta with the envelope of the last (Reducer.repeat),
+// change nothing: on every test stream, whole, in random pieces and byte by
+// byte, with the default limits and with limits that deltas cross, Apply
+// given every appending update padded off the delta route (applyEach with
+// general), Apply given the events as they are, and a Stream give the same
+// updates, in the same order, the same last event id after every chunk
+// (repeat keeps it as a view into the lexer's buffer, which the chunks
+// move), and the same Result, down to the artifacts' unexported fields; and
+// so does Read, which drops the text updates, on reads of the same sizes.
 func TestDeltaFastPath(t *testing.T) {
 	streams := append(corpus(t), corpusStream{"fastPathEdges", fastPathEdges},
 		corpusStream{"fastPathEdges/jsonrpc", rpc(fastPathEdges)},
@@ -169,54 +239,23 @@ func TestDeltaFastPath(t *testing.T) {
 		for i, opts := range limits {
 			for name, split := range splits {
 				if name == "1-byte" && strings.HasPrefix(c.name, "gatheredDeltas") {
-					// Long: what Read gathers does not depend on the
-					// reads, and the random splits cut it everywhere.
+					// Long, and the random splits cut it everywhere.
 					continue
 				}
 				t.Run(c.name+"/"+strconv.Itoa(i)+"/"+name, func(t *testing.T) {
-					wantUpdates, want := runUpdates(generalOnly(opts), c.in, split)
+					wantUpdates, want := applyEach(c.in, split, opts, true)
+					routeUpdates, route := applyEach(c.in, split, opts, false)
+					require.Empty(t, cmp.Diff(wantUpdates, routeUpdates), "updates differ (-general +delta route)")
+					require.Empty(t, cmp.Diff(want, route, cmpExact), "Result differs (-general +delta route)")
 					gotUpdates, got := runUpdates(reconstruct.NewStream(opts), c.in, split)
-					if diff := cmp.Diff(wantUpdates, gotUpdates); diff != "" {
-						t.Fatalf("updates differ (-general +fast):\n%s", diff)
-					}
-					if diff := cmp.Diff(want, got, cmpExact); diff != "" {
-						t.Fatalf("Result differs (-general +fast):\n%s", diff)
-					}
+					require.Empty(t, cmp.Diff(wantUpdates, gotUpdates), "updates differ (-general +Stream)")
+					require.Empty(t, cmp.Diff(want, got, cmpExact), "Result differs (-general +Stream)")
 					read, err := reconstruct.Read(&pieceReader{in: c.in, sizes: split(len(c.in))}, opts)
-					if diff := cmp.Diff(want, read, cmpExact); diff != "" {
-						t.Fatalf("Read's Result differs (-general +Read):\n%s", diff)
-					}
-					if err != read.Err {
-						t.Fatalf("Read returned %v, its Result has %v", err, read.Err)
-					}
+					require.Empty(t, cmp.Diff(want, read, cmpExact), "Read's Result differs (-general +Read)")
+					assert.Equal(t, read.Err, err, "Read's error and its Result's")
 				})
 			}
 		}
-	}
-}
-
-// TestReadGathering checks that the text Read gathers is in the Result
-// the run's UpdateDone points at, as the general path builds it, whether
-// the run completes, is cut short or fails, over a run of deltas with
-// about 40 times MaxPend bytes of text.
-func TestReadGathering(t *testing.T) {
-	events := []string{task("TASK_STATE_WORKING"), first("g", "start "), more("g", "x")}
-	for i := range 8000 {
-		events = append(events, more("g", "token-"+strconv.Itoa(i)+strings.Repeat("·", i%7)+" "))
-	}
-	ends := map[string]string{
-		"completed": sseStream("gd", append(events, status("TASK_STATE_COMPLETED", "", ""))...),
-		"cut":       sseStream("gd", events...),
-		"bad frame": sseStream("gd", append(events, "{")...),
-	}
-	for name, in := range ends {
-		t.Run(name, func(t *testing.T) {
-			_, general := runUpdates(generalOnly(nil), in, whole)
-			want := string(general.Artifacts[0].Text())
-			if got := reconstruct.ReadGathering(strings.NewReader(in), nil); got != want {
-				t.Errorf("the UpdateDone's Result has %d bytes of text, the general path's %d", len(got), len(want))
-			}
-		})
 	}
 }
 
@@ -240,19 +279,13 @@ func (r *pieceReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// generalOnly returns a Stream whose Reducer takes the general path for
-// every event.
-func generalOnly(opts *reconstruct.Options) *reconstruct.Stream {
-	s := reconstruct.NewStream(opts)
-	reconstruct.GeneralPathOnly(s)
-	return s
-}
-
-// TestDeltaFastPathTakes checks which events the delta fast path takes:
-// a plain text delta appended to the open artifact touched last, and none
-// of the events it must leave to the general path. (TestDeltaFastPath checks
-// that taking one changes nothing; this test shows that it compares two
-// paths.)
+// TestDeltaFastPathTakes checks which events take the delta route: a plain
+// text delta appended to the open artifact touched last, and none of the
+// events it must leave to applyArtifact, among them a delta padded with an
+// empty text part as applyEach pads them. The size limits are checked on
+// the route: a delta that crosses one ends the run. (TestDeltaFastPath
+// checks that the route changes nothing; this test shows that it compares
+// two paths.)
 func TestDeltaFastPathTakes(t *testing.T) {
 	open := []string{task("TASK_STATE_WORKING"), first("a", "x")}
 	tests := []struct {
@@ -261,36 +294,38 @@ func TestDeltaFastPathTakes(t *testing.T) {
 		event  string
 		opts   *reconstruct.Options
 		want   bool
+		err    error // from Apply, after the check
 	}{
-		{"delta", open, more("a", "y"), nil, true},
-		{"delta after deltas", append(open, more("a", "y")), more("a", "z"), nil, true},
-		{"multi-byte delta", open, more("a", "血压 "), nil, true},
-		{"delta ending mid-character", open, moreRaw("a", `\ud83d`), nil, true},
-		{"replacing update", open, first("a", "y"), nil, false},
-		{"last chunk", open, artifactUpdate("a", true, true, "", text("y")), nil, false},
-		{"artifact metadata", open, artifactUpdate("a", true, false, `{"k":1}`, text("y")), nil, false},
-		{"part metadata", open, artifactUpdate("a", true, false, "", `{"text":"y","metadata":{"q":1}}`), nil, false},
-		{"two parts", open, artifactUpdate("a", true, false, "", text("y"), text("z")), nil, false},
-		{"data part", open, artifactUpdate("a", true, false, "", `{"data":{"k":1}}`), nil, false},
-		{"empty text", open, more("a", ""), nil, false},
-		{"artifact name", open, `{"artifactUpdate":{"taskId":"` + taskID + `","contextId":"` + ctxID + `","append":true,"artifact":{"artifactId":"a","name":"A","parts":[{"text":"y"}]}}}`, nil, false},
-		{"other artifact touched last", append(open, first("b", "p")), more("a", "y"), nil, false},
-		{"unknown artifact", open, more("c", "y"), nil, false},
-		{"sealed artifact", append(open, artifactUpdate("a", true, true, "", text("y"))), more("a", "z"), nil, false},
-		{"two text parts", append(open, artifactUpdate("a", true, false, "", `{"text":"w","metadata":{"q":1}}`)), more("a", "z"), nil, false},
-		{"past MaxArtifactSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxArtifactSize: 8}, false},
-		{"within MaxArtifactSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxArtifactSize: 8}, true},
-		{"past MaxRunSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxRunSize: 8}, false},
-		{"within MaxRunSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxRunSize: 8}, true},
+		{"delta", open, more("a", "y"), nil, true, nil},
+		{"delta after deltas", append(open, more("a", "y")), more("a", "z"), nil, true, nil},
+		{"multi-byte delta", open, more("a", "血压 "), nil, true, nil},
+		{"delta ending mid-character", open, moreRaw("a", `\ud83d`), nil, true, nil},
+		{"empty text", open, more("a", ""), nil, true, nil},
+		{"replacing update", open, first("a", "y"), nil, false, nil},
+		{"last chunk", open, artifactUpdate("a", true, true, "", text("y")), nil, false, nil},
+		{"artifact metadata", open, artifactUpdate("a", true, false, `{"k":1}`, text("y")), nil, false, nil},
+		{"part metadata", open, artifactUpdate("a", true, false, "", `{"text":"y","metadata":{"q":1}}`), nil, false, nil},
+		{"two parts", open, artifactUpdate("a", true, false, "", text("y"), text("z")), nil, false, nil},
+		{"padded as applyEach pads", open, artifactUpdate("a", true, false, "", text("y"), text("")), nil, false, nil},
+		{"data part", open, artifactUpdate("a", true, false, "", `{"data":{"k":1}}`), nil, false, nil},
+		{"artifact name", open, `{"artifactUpdate":{"taskId":"` + taskID + `","contextId":"` + ctxID + `","append":true,"artifact":{"artifactId":"a","name":"A","parts":[{"text":"y"}]}}}`, nil, false, nil},
+		{"other artifact touched last", append(open, first("b", "p")), more("a", "y"), nil, false, nil},
+		{"unknown artifact", open, more("c", "y"), nil, false, nil},
+		{"sealed artifact", append(open, artifactUpdate("a", true, true, "", text("y"))), more("a", "z"), nil, false, nil},
+		{"two text parts", append(open, artifactUpdate("a", true, false, "", `{"text":"w","metadata":{"q":1}}`)), more("a", "z"), nil, false, nil},
+		{"past MaxArtifactSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxArtifactSize: 8}, true, reconstruct.ErrArtifactTooLarge},
+		{"within MaxArtifactSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxArtifactSize: 8}, true, nil},
+		{"past MaxRunSize", open, more("a", strings.Repeat("y", 8)), &reconstruct.Options{MaxRunSize: 8}, true, reconstruct.ErrRunTooLarge},
+		{"within MaxRunSize", open, more("a", strings.Repeat("y", 7)), &reconstruct.Options{MaxRunSize: 8}, true, nil},
 		// The seal handed out a truncated high surrogate, which the
 		// reopening delta completed: the text handed out now ends past
 		// the last whole character.
 		{"reopened past a held character", []string{task("TASK_STATE_WORKING"), first("a", "x"),
-			artifactUpdate("a", true, true, "", text("\xed\xa0")), more("a", "\xbd")}, more("a", "y"), nil, false},
+			artifactUpdate("a", true, true, "", text("\xed\xa0")), more("a", "\xbd")}, more("a", "y"), nil, false, nil},
 		// Reopened on a lone high surrogate, then another one: what was
 		// handed out ends on the first, a whole character.
 		{"reopened, then a pair", []string{task("TASK_STATE_WORKING"), first("a", "x"),
-			artifactUpdate("a", true, true, "", textRaw(`\ud83d`)), moreRaw("a", `\ud83d`)}, moreRaw("a", `\ude00`), nil, true},
+			artifactUpdate("a", true, true, "", textRaw(`\ud83d`)), moreRaw("a", `\ud83d`)}, moreRaw("a", `\ude00`), nil, true, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -299,18 +334,13 @@ func TestDeltaFastPathTakes(t *testing.T) {
 			for i, data := range append(tt.before, tt.event) {
 				f := sse.Frame{Seq: int64(i + 1), Data: []byte(data)}
 				ev, err := dec.Decode(&f)
-				if err != nil {
-					t.Fatalf("event %d: %v", i+1, err)
-				}
-				if i < len(tt.before) {
-					if err := r.Apply(&f, ev); err != nil {
-						t.Fatalf("event %d: %v", i+1, err)
-					}
+				require.NoError(t, err, "event %d", i+1)
+				if i == len(tt.before) {
+					assert.Equal(t, tt.want, reconstruct.TakesDeltaRoute(r, ev), "takes the delta route")
+					require.ErrorIs(t, r.Apply(&f, ev), tt.err)
 					continue
 				}
-				if got := reconstruct.ApplyDeltaFast(r, &f, ev); got != tt.want {
-					t.Errorf("fast path took the event: %v, want %v", got, tt.want)
-				}
+				require.NoError(t, r.Apply(&f, ev), "event %d", i+1)
 			}
 		})
 	}
@@ -338,20 +368,16 @@ func TestLastEventIDView(t *testing.T) {
 	}
 	split := func(int) []int { return sizes }
 	in := strings.Join(pieces, "")
-	general, _ := runUpdates(generalOnly(nil), in, split)
+	general, _ := applyEach(in, split, nil, true)
 	fast, _ := runUpdates(reconstruct.NewStream(nil), in, split)
-	if diff := cmp.Diff(general, fast); diff != "" {
-		t.Fatalf("updates differ (-general +fast):\n%s", diff)
-	}
+	require.Empty(t, cmp.Diff(general, fast), "updates differ (-general +Stream)")
 	var got []string
 	for _, u := range fast {
 		if u.Kind == 0 {
 			got = append(got, u.LastEventID)
 		}
 	}
-	if diff := cmp.Diff(append(want, "only"), got); diff != "" {
-		t.Fatalf("last event id after each write, then after Close (-want +got):\n%s", diff)
-	}
+	require.Empty(t, cmp.Diff(append(want, "only"), got), "last event id after each write, then after Close (-want +got)")
 }
 
 // TestRepeatTakes follows which deltas a Stream hands to Reducer.repeat:
@@ -380,18 +406,12 @@ func TestRepeatTakes(t *testing.T) {
 		for s.Next() {
 		}
 		got := reconstruct.RepeatShape(s)
-		if (got != 0) != st.repeat {
-			t.Fatalf("after event %d (%s): repeat shape %d, want one: %v", i, st.event, got, st.repeat)
-		}
+		require.Equal(t, st.repeat, got != 0, "after event %d (%s): repeat shape %d", i, st.event, got)
 		if i == 3 || i == 4 {
 			// Deltas taken by repeat keep their shape.
-			if got != shape {
-				t.Fatalf("after event %d: shape %d, want %d", i, got, shape)
-			}
+			require.Equal(t, shape, got, "after event %d", i)
 		}
 		shape = got
 	}
-	if got, want := string(s.Result().Artifacts[0].Text()), "xyzéw"; got != want {
-		t.Fatalf("text %q, want %q", got, want)
-	}
+	assert.Equal(t, "xyzéw", string(s.Result().Artifacts[0].Text()))
 }

@@ -1,8 +1,19 @@
 package reconstruct
 
 // This file is structured as: the options and the Reducer with its state;
-// Apply and the handler of each event kind; the artifact operations (append,
-// replace, seal) with the live text that a typing UI is handed; Finish.
+// Apply and the handler of each event kind; the delta route (deltaTarget,
+// appendDelta, and repeat, the Stream's shortcut to it); the artifact
+// operations (append, replace, seal) with the live text that a typing UI is
+// handed; Finish.
+//
+// Every text delta, whichever path it takes, is appended to its text by
+// one leaf, Artifact.extendText (utf8buf's whole characters, the text's
+// growth), within the size limits checked by fits, and its new whole
+// characters are handed out by show. A plain delta to the open artifact
+// touched last, nearly every event of a run, takes the delta route,
+// appendDelta, which is those three calls; applyArtifact takes every other
+// artifact event, with appendParts calling the same leaf for each plain text
+// part.
 
 import (
 	"bytes"
@@ -133,30 +144,14 @@ type Reducer struct {
 	idBuf  []byte
 	idView bool
 
-	// generalOnly sends every artifact update down applyArtifact's
-	// general path, past appendToken: tests set it (export_test.go) to
-	// check that the fast path changes nothing.
-	generalOnly bool
-	// token tells that appendToken applied the last event, to live, the
-	// live text part of r.recent.
-	token bool
-	live  *Part
-	// mute drops the text updates of token deltas (a.shown still moves):
-	// Read sets it, as nothing reads them. repeat then gathers the text of
-	// the deltas in pend[:npend] (Read allocates pend), and flush appends
-	// it to live in one go before Apply, Fail or Finish change the run: the
-	// UpdateDone they leave points at the Result, and Read takes the Result
-	// after Finish.
-	mute  bool
-	pend  *[2 * maxPend]byte
-	npend int
+	// delta is the artifact the last event extended on the delta route
+	// (appendDelta), nil when the last event took another route: a
+	// Stream hands the next delta of the same envelope to repeat.
+	delta *Artifact
+	// mute drops the UpdateText updates (a.shown still moves): Read sets
+	// it, as nothing reads them.
+	mute bool
 }
-
-// repeat appends the text it gathered once it holds maxPend bytes, so that
-// it stays under 2*maxPend: small enough to stay in the fastest cache,
-// large enough for hundreds of tokens. A delta of more than maxPend bytes
-// is appended on its own.
-const maxPend = 4 << 10
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
 // defaults. The options are copied.
@@ -233,8 +228,7 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // sent in the stream, a limit exceeded, or a rule broken under
 // Options.Strict. After that, Apply does nothing and returns the same error.
 func (r *Reducer) Apply(f *sse.Frame, ev *parser.Event) error {
-	r.flush()
-	r.updates, r.token = r.updates[:0], false
+	r.updates, r.delta = r.updates[:0], nil
 	if r.err != nil {
 		return r.err
 	}
@@ -266,8 +260,7 @@ func (r *Reducer) Apply(f *sse.Frame, ev *parser.Event) error {
 // (a frame that could not be lexed or decoded, a failed read), and reports
 // it with an UpdateDone. Everything received before stays in the Result.
 func (r *Reducer) Fail(err error) {
-	r.flush()
-	r.updates = r.updates[:0]
+	r.updates, r.delta = r.updates[:0], nil
 	r.stop(0, err)
 }
 
@@ -431,130 +424,85 @@ func (r *Reducer) artifactUpdate(f *sse.Frame, u *parser.ArtifactUpdate) {
 	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: string(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
 		return
 	}
-	if !r.generalOnly && r.appendToken(f, u) {
+	if a := r.deltaTarget(u); a != nil {
+		r.appendDelta(f, a, u.Artifact.Parts[0].Text)
 		return
 	}
 	r.applyArtifact(f, &u.Artifact, u.Append, u.LastChunk)
 }
 
-// appendToken applies the usual event of a token stream exactly as
-// applyArtifact would, and reports whether it did: one plain text part
-// appended, without lastChunk or artifact fields, to the open artifact r
-// touched last (r.recent), whose last part is its only text part. It exists
-// for speed: nearly every event of a run is such a delta, and
-// applyArtifact's general path takes it through many checks spread over
-// several functions. Any other event is left to applyArtifact untouched,
-// and so is one that would pass MaxArtifactSize or that follows text
-// handed out beyond its last whole character (only a reopened artifact has
-// such text, which appendParts checks for rewrites).
-func (r *Reducer) appendToken(f *sse.Frame, u *parser.ArtifactUpdate) bool {
+// deltaTarget returns the artifact that u extends with a text delta, the
+// usual event of a token stream, or nil for any other event: u appends one
+// plain text part, without lastChunk or artifact fields, to the open
+// artifact r touched last (r.recent), whose last part is its only text part
+// and plain, and whose text handed out ends on a whole character (only a
+// reopened artifact's may not: appendParts checks what its deltas rewrite).
+// Such a delta takes the delta route, appendDelta, and is applied exactly as
+// applyArtifact would apply it; applyArtifact takes every other event.
+func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 	in := &u.Artifact
 	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
 		len(in.Name) > 0 || len(in.Description) > 0 || len(in.Extensions) > 0 {
-		return false
+		return nil
 	}
 	p := &in.Parts[0]
-	if p.Kind != parser.PartText || len(p.Text) == 0 || p.Metadata.Raw != nil || p.Filename != nil || p.MediaType != nil {
-		return false
+	if p.Kind != parser.PartText || p.Metadata.Raw != nil || p.Filename != nil || p.MediaType != nil {
+		return nil
 	}
 	a := r.recent
 	if a == nil || a.Sealed || a.texts != 1 || a.ID != string(in.ArtifactID) {
-		return false
+		return nil
 	}
 	// With one text part, the last part when plain is that part, and its
 	// text is the live text.
-	text := &a.Parts[len(a.Parts)-1]
-	grow := a.size + partsSize(in.Parts)
-	if !text.plain() || grow > r.opts.MaxArtifactSize || r.held+grow-a.size > r.opts.MaxRunSize ||
-		a.shown > utf8buf.CompletePrefix(text.Text) {
-		return false
+	if text := &a.Parts[len(a.Parts)-1]; !text.plain() || a.shown > utf8buf.CompletePrefix(text.Text) {
+		return nil
 	}
-	r.extend(f, a, text, p.Text, grow)
-	r.token, r.live = true, text
-	return true
+	return a
 }
 
-// extend appends delta to text, the live text part of a, makes grow the
-// size of a, and hands out the text's new whole characters: emitText for
-// an artifact not being sealed, in line.
-func (r *Reducer) extend(f *sse.Frame, a *Artifact, text *Part, delta []byte, grow int) {
-	t := text.Text
-	if len(t)+len(delta) > cap(t) {
-		t = growText(t, len(delta))
-	}
-	t, end := utf8buf.AppendComplete(t, delta)
-	text.Text = t
-	r.held += grow - a.size
-	a.size = grow
-	if end <= a.shown {
+// appendDelta is the delta route: it appends delta, the text of one plain
+// text part, to a, an open artifact whose last part is its only text part
+// (see deltaTarget), as applyArtifact would: within the size limits (fits),
+// through the leaf every text delta reaches (Artifact.extendText), with the
+// new whole characters handed out live (show).
+func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
+	grow := a.size + len(delta)
+	if !r.fits(f, grow, r.held+len(delta)) {
 		return
 	}
-	if !r.mute {
-		// Field by field, every field: a composite literal would be built
-		// on the stack and copied, which stalls on store forwarding.
-		n := len(r.updates)
-		if n == cap(r.updates) {
-			r.updates = append(r.updates, Update{})
-		} else {
-			r.updates = r.updates[:n+1]
-		}
-		u := &r.updates[n]
-		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seqOf(f), a, t[a.shown:end]
-		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
-	}
-	a.shown = end
+	text, end := a.extendText(delta)
+	r.held += grow - a.size
+	a.size = grow
+	r.show(a, seqOf(f), text, end)
+	r.delta = a
 }
 
 // repeat applies ev as Apply would when ev has the envelope of the last
-// event applied, which appendToken took (the Stream knows both from
-// parser.Decoder.Shape), and reports whether it did. Such an event is
-// another delta for the same task and artifact: only what the delta's
-// text or the run's state can change is checked again.
+// event applied (the Stream knows both from parser.Decoder.Shape) and that
+// event took the delta route: ev is then another delta for the same task
+// and artifact, and only what its text can change is checked again, by
+// appendDelta. repeat reports whether it applied ev: false when the last
+// event did not take the delta route.
 func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
-	a, text := r.recent, r.live
-	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
-	grow := a.size + len(delta)
-	if r.err != nil || r.finished || r.terminal || len(delta) == 0 ||
-		grow > r.opts.MaxArtifactSize || r.held+len(delta) > r.opts.MaxRunSize ||
-		a.shown > utf8buf.CompletePrefix(text.Text) {
+	a := r.delta
+	if a == nil {
 		return false
 	}
-	r.updates = r.updates[:0]
+	r.updates, r.delta = r.updates[:0], nil
 	r.lastID, r.idView = f.ID, true
-	if r.mute && len(delta) <= maxPend {
-		// Nothing reads the text before flush: the delta is gathered in
-		// pend, which stays in cache, and appended with the others.
-		// Appending them one by one would give the same text
-		// (utf8buf.Append), and a.shown moves to the same place.
-		r.npend += copy(r.pend[r.npend:], delta)
-		r.held += len(delta)
-		a.size = grow
-		if r.npend >= maxPend {
-			r.flush()
-		}
-		return true
-	}
-	r.flush()
-	r.extend(f, a, text, delta, grow)
+	r.appendDelta(f, a, ev.ArtifactUpdate.Artifact.Parts[0].Text)
 	return true
 }
 
-// flush appends the text repeat gathered to the live text part, as extend
-// would have appended each delta. It is small enough to be inlined where
-// nothing was gathered, as in every Reducer but Read's.
-func (r *Reducer) flush() {
-	if r.npend > 0 {
-		r.appendPend()
-	}
-}
+// extended reports whether the last event took the delta route.
+func (r *Reducer) extended() bool { return r.delta != nil }
 
-// appendPend is flush when repeat gathered text: extend appends it, which
-// in Read's Reducer builds no update and only moves a.shown.
-func (r *Reducer) appendPend() {
-	a := r.recent
-	r.extend(nil, a, r.live, r.pend[:r.npend], a.size)
-	r.npend = 0
-}
+// muteText makes r build no UpdateText, for a caller that reads none.
+func (r *Reducer) muteText() { r.mute = true }
+
+// closed reports whether Finish was called.
+func (r *Reducer) closed() bool { return r.finished }
 
 // ownID makes the last event id a copy of its own, no longer a view of a
 // frame's id.
@@ -563,6 +511,27 @@ func (r *Reducer) ownID() {
 		r.idBuf = append(r.idBuf[:0], r.lastID...)
 		r.lastID, r.idView = r.idBuf, false
 	}
+}
+
+// fits reports whether an artifact may grow to grow bytes, and the run to
+// run bytes: within MaxArtifactSize and MaxRunSize. Otherwise it ends the
+// run.
+func (r *Reducer) fits(f *sse.Frame, grow, run int) bool {
+	if grow <= r.opts.MaxArtifactSize && run <= r.opts.MaxRunSize {
+		return true
+	}
+	r.tooLarge(f, grow)
+	return false
+}
+
+// tooLarge ends the run for an artifact that would grow to grow bytes
+// past MaxArtifactSize, or for the run past MaxRunSize.
+func (r *Reducer) tooLarge(f *sse.Frame, grow int) {
+	if grow > r.opts.MaxArtifactSize {
+		r.fail(f, ErrArtifactTooLarge)
+		return
+	}
+	r.fail(f, ErrRunTooLarge)
 }
 
 // applyArtifact appends or replaces the parts of one artifact and seals it
@@ -601,12 +570,7 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 		grow += a.size
 	}
 	r.recent = a
-	if grow > r.opts.MaxArtifactSize {
-		r.fail(f, ErrArtifactTooLarge)
-		return false
-	}
-	if r.held-a.size+grow > r.opts.MaxRunSize {
-		r.fail(f, ErrRunTooLarge)
+	if !r.fits(f, grow, r.held-a.size+grow) {
 		return false
 	}
 	if len(in.Name) > 0 {
@@ -683,10 +647,7 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 			continue
 		}
 		if n := len(a.Parts); plain && n > 0 && a.Parts[n-1].plain() {
-			a.Parts[n-1].Text = appendDelta(a.Parts[n-1].Text, p.Text)
-			if a.texts > 1 {
-				a.joined = appendDelta(a.joined, p.Text)
-			}
+			a.extendText(p.Text)
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
@@ -708,22 +669,37 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 	return rewrote
 }
 
-// appendDelta appends a delta to text with utf8buf.Append. A text that
-// starts growing by deltas gets room for many at once, rather than
-// doubling from a token's size, and then doubles. append's own growth
-// tends to a quarter on long slices: as a long answer grows, its bytes are
-// copied about four times in all, with doubling about once. Past
-// maxDoubling the growth by a quarter keeps the room left over small next
-// to the text.
-func appendDelta(text, delta []byte) []byte {
+// extendText appends delta, the text of a plain text part, to the plain
+// text part that ends a, and to a.joined when a has several text parts:
+// the leaf every text delta reaches, on the delta route or through
+// appendParts. It joins a surrogate pair split at the seam and returns the
+// live text (liveText) and the length of its whole characters
+// (utf8buf.AppendComplete).
+func (a *Artifact) extendText(delta []byte) (live []byte, end int) {
+	p := &a.Parts[len(a.Parts)-1]
+	p.Text, end = appendComplete(p.Text, delta)
+	if a.texts == 1 {
+		return p.Text, end
+	}
+	a.joined, end = appendComplete(a.joined, delta)
+	return a.joined, end
+}
+
+// appendComplete is utf8buf.AppendComplete into text grown, when full, as
+// growText describes.
+func appendComplete(text, delta []byte) ([]byte, int) {
 	if len(text)+len(delta) > cap(text) {
 		text = growText(text, len(delta))
 	}
-	return utf8buf.Append(text, delta)
+	return utf8buf.AppendComplete(text, delta)
 }
 
-// growText returns text with room for n more bytes, grown as appendDelta
-// describes.
+// growText returns text with room for n more bytes. A text that starts
+// growing by deltas gets room for many at once, rather than doubling from
+// a token's size, and then doubles. append's own growth tends to a quarter
+// on long slices: as a long answer grows, its bytes are copied about four
+// times in all, with doubling about once. Past maxDoubling the growth by a
+// quarter keeps the room left over small next to the text.
 func growText(text []byte, n int) []byte {
 	c := 2 * cap(text)
 	if cap(text) >= maxDoubling {
@@ -783,12 +759,32 @@ func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
 	text := a.liveText()
 	end := len(text)
 	if !sealing {
-		end = max(utf8buf.CompletePrefix(text), a.shown)
+		end = utf8buf.CompletePrefix(text)
 	}
-	if end > a.shown {
-		r.updates = append(r.updates, Update{Kind: UpdateText, Seq: seq, Artifact: a, Text: text[a.shown:end]})
-		a.shown = end
+	r.show(a, seq, text, end)
+}
+
+// show hands out text[a.shown:end], where text is a's live text, in an
+// UpdateText when end is past a.shown; a.shown moves to end even when
+// r.mute drops the update.
+func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int) {
+	if end <= a.shown {
+		return
 	}
+	if !r.mute {
+		// Field by field, every field: a composite literal would be built
+		// on the stack and copied, which stalls on store forwarding.
+		n := len(r.updates)
+		if n == cap(r.updates) {
+			r.updates = append(r.updates, Update{})
+		} else {
+			r.updates = r.updates[:n+1]
+		}
+		u := &r.updates[n]
+		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seq, a, text[a.shown:end]
+		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
+	}
+	a.shown = end
 }
 
 // seal closes a on its last chunk: a thinking artifact is done, any other
@@ -859,8 +855,7 @@ func (r *Reducer) resolve(a *Artifact) {
 // UpdateDone was left by the Apply or Fail that ended it): a run has one
 // UpdateDone. Calling Finish again does nothing more.
 func (r *Reducer) Finish(offset int64, cut error) error {
-	r.flush()
-	r.updates = r.updates[:0]
+	r.updates, r.delta = r.updates[:0], nil
 	if r.finished {
 		return r.err
 	}

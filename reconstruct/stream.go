@@ -41,8 +41,8 @@ type Stream struct {
 	base    int64
 	closed  bool
 	readErr error // the input's failure, given to CloseWithError
-	// shape is the decoder's Shape of the last event when the reducer's
-	// fast path applied it, else 0: the next delta of that shape can take
+	// shape is the decoder's Shape of the last event when it took the
+	// Reducer's delta route, else 0: the next delta of that shape can take
 	// Reducer.repeat.
 	shape uint64
 	// sn keeps the input's start, to tell input that is not an event
@@ -88,7 +88,7 @@ func (s *Stream) Write(p []byte) (int, error) {
 	if s.closed {
 		return 0, ErrClosed
 	}
-	if s.red.err != nil {
+	if s.red.Err() != nil {
 		return len(p), nil
 	}
 	if s.sn.watching() {
@@ -111,10 +111,10 @@ func (s *Stream) Next() bool {
 	}
 	s.batch, s.next, s.cur = s.batch[:0], 0, nil
 	for {
-		if s.red.finished {
+		if s.red.closed() {
 			return false
 		}
-		if s.red.err != nil {
+		if s.red.Err() != nil {
 			// The run ended with an error and its UpdateDone was
 			// handed out: the rest of the input is not read.
 			if s.closed {
@@ -134,7 +134,10 @@ func (s *Stream) Next() bool {
 
 // read lexes, decodes and applies events until one is applied other than
 // by Reducer.repeat, or repeat applies one with an update, and reports
-// whether one was: false when the input written so far is used up.
+// whether one was: false when the input written so far is used up. An
+// event with the decoder's Shape of the last one, which took the Reducer's
+// delta route, is another delta for the same artifact: repeat applies it
+// without the checks of its envelope.
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
@@ -146,10 +149,8 @@ func (s *Stream) read() bool {
 		ev, err := s.dec.Decode(f)
 		sh := s.dec.Shape()
 		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(f, ev) {
-			// Another delta of the last one's shape, appended as the
-			// reducer's fast path appended the last. Its one update,
-			// if any, is handed out at once.
-			if len(s.red.updates) > 0 {
+			// Its one update, if any, is handed out at once.
+			if len(s.red.Pending()) > 0 {
 				return true
 			}
 			continue
@@ -161,7 +162,7 @@ func (s *Stream) read() bool {
 		}
 		s.red.Apply(f, ev)
 		s.shape = 0
-		if s.red.token {
+		if s.red.extended() {
 			s.shape = sh
 		}
 		return true
@@ -234,7 +235,7 @@ func (s *Stream) Close() error {
 // and errors.As reach it). A nil err or io.EOF is a plain end, as Close.
 func (s *Stream) CloseWithError(err error) error {
 	if s.closed {
-		return s.red.err
+		return s.red.Err()
 	}
 	s.closed = true
 	s.readErr = err
@@ -249,7 +250,7 @@ func (s *Stream) CloseWithError(err error) error {
 		pending = append(pending, u)
 	}
 	s.batch, s.next, s.cur = pending, 0, nil
-	return s.red.err
+	return s.red.Err()
 }
 
 // Resume prepares s for the rest of the run on a new connection (a
@@ -261,7 +262,7 @@ func (s *Stream) CloseWithError(err error) error {
 // Call Next until it returns false before Resume: the updates not handed
 // out yet and the bytes of an event the drop cut are dropped by it.
 func (s *Stream) Resume() error {
-	if s.red.finished || s.red.err != nil || s.closed {
+	if s.red.closed() || s.red.Err() != nil || s.closed {
 		return ErrClosed
 	}
 	s.base += s.lx.InputOffset() + int64(s.lx.Buffered())
@@ -274,7 +275,7 @@ func (s *Stream) Resume() error {
 
 // TaskID returns the run's task id, for a resubscription; "" when none has
 // been seen.
-func (s *Stream) TaskID() string { return s.red.res.TaskID }
+func (s *Stream) TaskID() string { return s.red.Result().TaskID }
 
 // LastEventID returns the SSE id of the last event applied, for a
 // resubscription's Last-Event-ID header. The slice is valid until the next
@@ -305,7 +306,7 @@ func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 		if !s.readFrom(r, func(u *Update) bool { return yield(*u, nil) }) {
 			return
 		}
-		if err := s.red.err; err != nil {
+		if err := s.red.Err(); err != nil {
 			yield(Update{}, err)
 		}
 	}
@@ -345,7 +346,7 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 			s.Close()
 		case err != nil:
 			s.CloseWithError(err)
-		case s.red.err != nil:
+		case s.red.Err() != nil:
 			// The run ended with an error: nothing more it reads can
 			// change it, so stop reading.
 			s.Close()
@@ -373,13 +374,13 @@ func (s *Stream) drain(each func(*Update) bool) bool {
 func Read(r io.Reader, opts *Options) (*Result, error) {
 	s := newReadStream(opts)
 	s.readFrom(r, nil)
-	return s.Result(), s.red.err
+	return s.Result(), s.red.Err()
 }
 
 // newReadStream returns the Stream that Read runs: its Reducer builds no
-// text updates and gathers the text of repeated deltas (Reducer.mute).
+// text updates.
 func newReadStream(opts *Options) *Stream {
 	s := NewStream(opts)
-	s.red.mute, s.red.pend = true, new([2 * maxPend]byte)
+	s.red.muteText()
 	return s
 }
