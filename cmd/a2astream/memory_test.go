@@ -141,10 +141,12 @@ func peakHeap(f func()) (inuse, held uint64) {
 }
 
 // The --json document of a 100 MiB run is written to its writer as it is
-// made, not built in memory: the CLI's heap peaks under two and a half
-// times the input (the Result holds the texts in buffers up to a quarter
-// larger, and a text growing past its buffer is copied into the next).
-// Building the document in memory, it peaked at 16 times the input.
+// made, not built in memory: the CLI's heap peaks under three times the
+// input (the Result holds the texts in buffers up to a quarter larger, and
+// a text growing past its buffer is copied into the next; measured 2.2 to
+// 2.3 times alone, up to 2.8 times with other packages' tests running at
+// once, when the collector lags behind). Building the document in memory,
+// it peaked at 16 times the input.
 func TestJSONMemoryBound(t *testing.T) {
 	in := &bigRun{artifacts: 2, size: 50 << 20}
 	out := &countWriter{}
@@ -161,7 +163,7 @@ func TestJSONMemoryBound(t *testing.T) {
 	assert.Greater(t, out.n, 6*int64(in.size))
 	assert.True(t, bytes.HasPrefix(out.head, []byte("{\n  \"state\": \"TASK_STATE_COMPLETED\",")), "%q", out.head)
 	assert.True(t, bytes.HasSuffix(out.tail, []byte("\n  \"error\": null\n}\n")), "%q", out.tail)
-	assert.Less(t, inuse, uint64(5*in.read/2), "peak heap in use")
+	assert.Less(t, inuse, uint64(3*in.read), "peak heap in use")
 }
 
 // A run whose artifacts together pass reconstruct.DefaultMaxRunSize
