@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -137,6 +139,25 @@ func TestREADMEGoBlocks(t *testing.T) {
 		})
 	}
 	require.NotZero(t, programs, "the README shows no whole program")
+}
+
+// TestREADMEPaths checks that every file of the repository the README's
+// commands name (the sample streams, scripts) exists, so that its two
+// commands and the tool's examples run as written.
+func TestREADMEPaths(t *testing.T) {
+	const root = "../.."
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	paths := regexp.MustCompile(`(?:^|[\s(`+"`"+`])((?:\./)?[\w.-]+(?:/[\w.-]+)*\.(?:sse|sh|mjs))\b`).FindAllStringSubmatch(string(readme), -1)
+	require.NotEmpty(t, paths)
+	for _, m := range paths {
+		p := m[1]
+		if !strings.Contains(p, "/") {
+			continue // a file name alone, named in a sentence
+		}
+		_, err := os.Stat(filepath.Join(root, p))
+		assert.NoError(t, err, "README names %s", p)
+	}
 }
 
 func TestContainsLines(t *testing.T) {
