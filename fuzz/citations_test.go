@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
 )
@@ -100,27 +101,22 @@ func FuzzOffsets(f *testing.F) {
 		end := unitValue(bounds[len(bounds)-1], u)
 		switch {
 		case off < 0:
-			if !errors.Is(err, citations.ErrNegativeOffset) {
-				t.Fatalf("Convert(%d) = %v, %v; want ErrNegativeOffset", off, p, err)
-			}
+			require.ErrorIs(t, err, citations.ErrNegativeOffset, "Convert(%d) = %v", off, p)
 		case off > end:
-			if !errors.Is(err, citations.ErrOffsetOutOfRange) {
-				t.Fatalf("Convert(%q, %d, %v) = %v, %v; want ErrOffsetOutOfRange (end %d)", text, off, u, p, err, end)
-			}
+			require.ErrorIs(t, err, citations.ErrOffsetOutOfRange, "Convert(%q, %d, %v) = %v (end %d)", text, off, u, p, end)
 		case want == nil:
-			if !errors.Is(err, citations.ErrOffsetSplitsChar) {
-				t.Fatalf("Convert(%q, %d, %v) = %v, %v; want ErrOffsetSplitsChar", text, off, u, p, err)
-			}
-		case err != nil || p != *want:
-			t.Fatalf("Convert(%q, %d, %v) = %+v, %v; want %+v", text, off, u, p, err, *want)
+			require.ErrorIs(t, err, citations.ErrOffsetSplitsChar, "Convert(%q, %d, %v) = %v", text, off, u, p)
+		default:
+			require.NoError(t, err, "Convert(%q, %d, %v)", text, off, u)
+			require.Equal(t, *want, p, "Convert(%q, %d, %v)", text, off, u)
 		}
 		// Round trips, at a boundary drawn from off.
 		if len(bounds) > 0 {
 			b := bounds[(off%len(bounds)+len(bounds))%len(bounds)]
 			for _, v := range unitNames {
-				if q, err := citations.Convert(text, unitValue(b, v), v); err != nil || q != b {
-					t.Fatalf("Convert(%q, %d, %v) = %+v, %v; want %+v", text, unitValue(b, v), v, q, err, b)
-				}
+				q, err := citations.Convert(text, unitValue(b, v), v)
+				require.NoError(t, err, "Convert(%q, %d, %v)", text, unitValue(b, v), v)
+				require.Equal(t, b, q, "Convert(%q, %d, %v)", text, unitValue(b, v), v)
 			}
 		}
 	})
@@ -204,13 +200,13 @@ func uniqueKeys(data []byte) bool {
 	return err == io.EOF
 }
 
-// FuzzPointer resolves a citation with a JSON Pointer locator on arbitrary
+// FuzzCitationPointer resolves a citation with a JSON Pointer locator on arbitrary
 // data. Properties: no panic; a resolved target is the subslice of the data
 // at TargetOffset, and, for valid JSON without duplicate keys, equals what
 // an encoding/json walk of the pointer finds (and fails where it fails);
 // a failure is a *LocateError wrapping a documented sentinel, whose Token
 // is a token of the pointer; the citation's position agrees with Convert.
-func FuzzPointer(f *testing.F) {
+func FuzzCitationPointer(f *testing.F) {
 	f.Add([]byte(`{"a":[1,"x\ny",{"b~/c":null}],"s":"l1\nl2","":0}`), "/a/2/b~0~1c", 0)
 	f.Add([]byte(`{"a":[1,2]}`), "/a/01", 1)
 	f.Add([]byte(`{"a":[1,2]}`), "/a/-", 1)
@@ -230,29 +226,23 @@ func FuzzPointer(f *testing.F) {
 			{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"g"}`)},
 		}
 		res := citations.Resolve(parts, citations.Options{})
-		if !bytes.Equal(res.Text, text) {
-			t.Fatalf("Text = %q", res.Text)
-		}
+		require.Equal(t, string(text), string(res.Text), "Text")
 		for _, d := range res.Diagnostics {
-			if !matchesAny(d, citations.ErrOffsetOutOfRange, citations.ErrOffsetSplitsChar, citations.ErrNegativeOffset,
+			require.True(t, matchesAny(d, citations.ErrOffsetOutOfRange, citations.ErrOffsetSplitsChar, citations.ErrNegativeOffset,
 				citations.ErrInvalidData, citations.ErrLocatorSyntax, citations.ErrNoMember, citations.ErrBadIndex,
-				citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrScanLimit, citations.ErrUnknownLocator) {
-				t.Fatalf("undocumented diagnostic %v", d)
-			}
+				citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrScanLimit, citations.ErrUnknownLocator), "undocumented diagnostic %v", d)
 		}
 		if len(res.Citations) == 0 {
-			if off >= 0 && off <= 22 && len(res.Diagnostics) == 0 {
-				t.Fatal("a citation at a valid offset vanished without a diagnostic")
+			if off >= 0 && off <= 22 {
+				require.NotEmpty(t, res.Diagnostics, "a citation at a valid offset vanished without a diagnostic")
 			}
 			return
 		}
 		c := res.Citations[0]
-		if p, err := citations.Convert(text, c.Offset, citations.CodePoints); err != nil || p != c.Position {
-			t.Fatalf("citation at %+v, Convert says %+v, %v", c.Position, p, err)
-		}
-		if c.DataPart != 1 {
-			t.Fatalf("DataPart = %d", c.DataPart)
-		}
+		p, err := citations.Convert(text, c.Offset, citations.CodePoints)
+		require.NoError(t, err, "Convert of the citation's offset %d", c.Offset)
+		require.Equal(t, p, c.Position, "the citation's position, as Convert gives it")
+		require.Equal(t, 1, c.DataPart, "DataPart")
 		var ref any
 		comparable := uniqueKeys(data) && (ptr == "" || ptr[0] == '/')
 		if comparable {
@@ -263,28 +253,26 @@ func FuzzPointer(f *testing.F) {
 		want, found := refPointer(ref, ptr)
 		if c.Err != nil {
 			var le *citations.LocateError
-			if errors.As(c.Err, &le) && (le.Token < -1 || le.Token >= max(1, strings.Count(ptr, "/"))) {
-				t.Fatalf("LocateError token %d for pointer %q", le.Token, ptr)
+			if errors.As(c.Err, &le) {
+				require.GreaterOrEqual(t, le.Token, -1, "LocateError token for pointer %q", ptr)
+				require.Less(t, le.Token, max(1, strings.Count(ptr, "/")), "LocateError token for pointer %q", ptr)
 			}
-			if comparable && found {
-				t.Fatalf("pointer %q on %s failed (%v), encoding/json finds %v", ptr, data, c.Err, want)
+			if comparable {
+				require.False(t, found, "pointer %q on %s failed (%v), encoding/json finds %v", ptr, data, c.Err, want)
 			}
 			return
 		}
 		end := c.TargetOffset + len(c.Target)
-		if c.TargetOffset < 0 || end > len(data) || !bytes.Equal(data[c.TargetOffset:end], c.Target) {
-			t.Fatalf("target %q is not data[%d:%d]", c.Target, c.TargetOffset, end)
-		}
+		require.GreaterOrEqual(t, c.TargetOffset, 0, "target %q at %d", c.Target, c.TargetOffset)
+		require.LessOrEqual(t, end, len(data), "target %q at %d", c.Target, c.TargetOffset)
+		require.Equal(t, string(data[c.TargetOffset:end]), string(c.Target), "the target is data[%d:%d]", c.TargetOffset, end)
 		if comparable {
-			if !found {
-				t.Fatalf("pointer %q on %s resolved to %s, encoding/json finds nothing", ptr, data, c.Target)
-			}
+			require.True(t, found, "pointer %q on %s resolved to %s, encoding/json finds nothing", ptr, data, c.Target)
 			d := json.NewDecoder(bytes.NewReader(c.Target))
 			d.UseNumber()
 			var got any
-			if err := d.Decode(&got); err != nil || !reflect.DeepEqual(got, want) {
-				t.Fatalf("pointer %q on %s: target %s, encoding/json finds %v", ptr, data, c.Target, want)
-			}
+			require.NoError(t, d.Decode(&got), "target %s", c.Target)
+			require.Equal(t, want, got, "pointer %q on %s: the target, decoded, and what encoding/json finds", ptr, data)
 		}
 	})
 }

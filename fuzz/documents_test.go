@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -46,15 +47,12 @@ func FuzzDocuments(f *testing.F) {
 		checkSyntax := func(what string, err error) {
 			t.Helper()
 			var se *parser.DecodeError
-			if !errors.As(err, &se) {
-				t.Fatalf("%s: error %v (%T) is neither an *APIError nor a *DecodeError", what, err, err)
-			}
-			if !matchesAny(err, decodeSentinels...) {
-				t.Fatalf("%s: %v wraps no documented sentinel", what, err)
-			}
-			if se.Pos < -1 || se.Pos > len(doc) || se.Offset != 0 || se.Seq != 0 {
-				t.Fatalf("%s: %v has Pos %d (len %d), Offset %d, Seq %d", what, err, se.Pos, len(doc), se.Offset, se.Seq)
-			}
+			require.ErrorAs(t, err, &se, "%s: neither an *APIError nor a *DecodeError", what)
+			require.True(t, matchesAny(err, decodeSentinels...), "%s: %v wraps no documented sentinel", what, err)
+			require.GreaterOrEqual(t, se.Pos, -1, "%s: %v: Pos", what, err)
+			require.LessOrEqual(t, se.Pos, len(doc), "%s: %v: Pos past the document", what, err)
+			require.Zero(t, se.Offset, "%s: %v: Offset of a document", what, err)
+			require.Zero(t, se.Seq, "%s: %v: Seq of a document", what, err)
 		}
 		orig := doc
 		doc = bytes.Clone(doc) // scribbled over below; the fuzzer's input stays intact
@@ -63,17 +61,11 @@ func FuzzDocuments(f *testing.F) {
 		var fromTask *parser.APIError
 		switch {
 		case terr == nil:
-			if task == nil {
-				t.Fatal("DecodeTask returned neither a task nor an error")
-			}
+			require.NotNil(t, task, "DecodeTask returned neither a task nor an error")
 		case errors.As(terr, &fromTask):
-			if aerr != nil {
-				t.Fatalf("DecodeTask found the error document %v, DecodeAPIError failed: %v", fromTask, aerr)
-			}
+			require.NoError(t, aerr, "DecodeTask found the error document %v, DecodeAPIError failed", fromTask)
 			a, b := *fromTask, *apiErr
-			if diff := cmp.Diff(&a, &b); diff != "" {
-				t.Fatalf("DecodeTask and DecodeAPIError disagree (-task +apierror):\n%s", diff)
-			}
+			require.Empty(t, cmp.Diff(&a, &b), "DecodeTask and DecodeAPIError disagree (-task +apierror)")
 		default:
 			checkSyntax("DecodeTask", terr)
 		}
@@ -83,12 +75,9 @@ func FuzzDocuments(f *testing.F) {
 		if apiErr != nil {
 			var d parser.Decoder
 			ev, err := d.Decode(&sse.Frame{Data: doc, Seq: 1})
-			if err != nil || ev.Kind != parser.KindError {
-				t.Fatalf("a Decoder makes %v, %v of the error document %v", ev, err, apiErr)
-			}
-			if diff := cmp.Diff(apiErr, ev.Err); diff != "" {
-				t.Fatalf("the Decoder's in-stream error differs from DecodeAPIError (-document +stream):\n%s", diff)
-			}
+			require.NoError(t, err, "a Decoder fails on the error document %v", apiErr)
+			require.Equal(t, parser.KindError, ev.Kind, "a Decoder's event of the error document %v", apiErr)
+			require.Empty(t, cmp.Diff(apiErr, ev.Err), "the Decoder's in-stream error differs from DecodeAPIError (-document +stream)")
 		}
 
 		// Owned: scribbling over the input changes nothing decoded.
@@ -97,15 +86,10 @@ func FuzzDocuments(f *testing.F) {
 		}
 		task2, terr2 := parser.DecodeTask(orig)
 		apiErr2, aerr2 := parser.DecodeAPIError(orig)
-		if diff := cmp.Diff(task2, task); diff != "" {
-			t.Fatalf("the task changed with its input, or a second decode differs (-again +first):\n%s", diff)
-		}
-		if diff := cmp.Diff(apiErr2, apiErr); diff != "" {
-			t.Fatalf("the error document changed with its input, or a second decode differs (-again +first):\n%s", diff)
-		}
-		if fmt.Sprint(terr) != fmt.Sprint(terr2) || fmt.Sprint(aerr) != fmt.Sprint(aerr2) {
-			t.Fatalf("errors differ on a second decode: %v / %v, %v / %v", terr, terr2, aerr, aerr2)
-		}
+		require.Empty(t, cmp.Diff(task2, task), "the task changed with its input, or a second decode differs (-again +first)")
+		require.Empty(t, cmp.Diff(apiErr2, apiErr), "the error document changed with its input, or a second decode differs (-again +first)")
+		require.Equal(t, fmt.Sprint(terr), fmt.Sprint(terr2), "DecodeTask's error on a second decode")
+		require.Equal(t, fmt.Sprint(aerr), fmt.Sprint(aerr2), "DecodeAPIError's error on a second decode")
 	})
 }
 
@@ -132,12 +116,11 @@ func FuzzBindings(f *testing.F) {
 		check := func(what string, data []byte, err error) {
 			t.Helper()
 			var se *parser.DecodeError
-			if !errors.As(err, &se) || !matchesAny(err, decodeSentinels...) {
-				t.Fatalf("%s: undocumented error %v (%T)", what, err, err)
-			}
-			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 11 || se.Seq != 3 || se.ID != "7" {
-				t.Fatalf("%s: %v has a bad position (Pos %d of %d)", what, err, se.Pos, len(data))
-			}
+			require.ErrorAs(t, err, &se, "%s: undocumented error", what)
+			require.True(t, matchesAny(err, decodeSentinels...), "%s: undocumented error %v", what, err)
+			require.GreaterOrEqual(t, se.Pos, -1, "%s: %v: Pos", what, err)
+			require.LessOrEqual(t, se.Pos, len(data), "%s: %v: Pos past the data", what, err)
+			require.Equal(t, parser.DecodeError{Offset: 11, Seq: 3, ID: "7"}, parser.DecodeError{Offset: se.Offset, Seq: se.Seq, ID: se.ID}, "%s: %v: the frame's position", what, err)
 		}
 		ev, err := rest.Decode(&sse.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: data})
 		if err != nil {
@@ -147,9 +130,7 @@ func FuzzBindings(f *testing.F) {
 		if ev.Kind == parser.KindError {
 			return // an error document is not a result
 		}
-		if ev.Binding != parser.BindingREST && ev.Binding != parser.BindingJSONRPC {
-			t.Fatalf("binding %v", ev.Binding)
-		}
+		require.Contains(t, []parser.Binding{parser.BindingREST, parser.BindingJSONRPC}, ev.Binding, "binding")
 		if ev.Binding == parser.BindingJSONRPC {
 			return // already an envelope
 		}
@@ -157,15 +138,12 @@ func FuzzBindings(f *testing.F) {
 		ev2, err := rpc.Decode(&sse.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: wrapped})
 		if err != nil {
 			check("wrapped", wrapped, err)
-			t.Fatalf("the bare response decodes, wrapped in a JSON-RPC result it fails: %v", err)
+			require.NoError(t, err, "the bare response decodes, wrapped in a JSON-RPC result it fails")
 		}
-		if ev2.Binding != parser.BindingJSONRPC || string(ev2.RPCID.Value) != "r" {
-			t.Fatalf("wrapped: binding %v, id %q", ev2.Binding, ev2.RPCID.Value)
-		}
+		require.Equal(t, parser.BindingJSONRPC, ev2.Binding, "wrapped: binding")
+		require.Equal(t, "r", string(ev2.RPCID.Value), "wrapped: id")
 		a, b := *ev, *ev2
 		a.Binding, a.RPCID, b.Binding, b.RPCID = 0, parser.RPCID{}, 0, parser.RPCID{}
-		if diff := cmp.Diff(a, b); diff != "" {
-			t.Fatalf("the bindings decode differently (-REST +JSON-RPC):\n%s", diff)
-		}
+		require.Empty(t, cmp.Diff(a, b), "the bindings decode differently (-REST +JSON-RPC)")
 	})
 }

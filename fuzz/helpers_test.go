@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // testdataStreams returns the recorded streams of ../internal/samples, read
@@ -13,18 +15,12 @@ import (
 func testdataStreams(tb testing.TB) map[string][]byte {
 	tb.Helper()
 	paths, err := filepath.Glob(filepath.Join("..", "internal", "samples", "*.sse"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(paths) == 0 {
-		tb.Fatal("no ../internal/samples/*.sse streams")
-	}
+	require.NoError(tb, err)
+	require.NotEmpty(tb, paths, "no ../internal/samples/*.sse streams")
 	out := make(map[string][]byte, len(paths))
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		require.NoError(tb, err)
 		out[filepath.Base(p)] = b
 	}
 	return out

@@ -3,10 +3,13 @@ package fuzz
 import (
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -48,10 +51,14 @@ type lexOutcome struct {
 	HasRetry    bool
 }
 
+// frameOf records the frame f, the seq-th. It runs once per frame, up to
+// 32 Ki times per input: its check calls require only on failure, as a
+// testify call boxes its arguments on every run and would slow the
+// fuzzing; so do the checks of lexPush's loop and FuzzLexerMemory's.
 func frameOf(t *testing.T, f *sse.Frame, seq int) refFrame {
 	t.Helper()
 	if f.Seq != int64(seq) {
-		t.Fatalf("frame %d has Seq %d", seq, f.Seq)
+		require.Failf(t, "Seq out of order", "frame %d has Seq %d", seq, f.Seq)
 	}
 	return refFrame{Offset: f.Offset, Event: string(f.Event), Data: string(f.Data), ID: string(f.ID), Retry: f.Retry, HasRetry: f.HasRetry}
 }
@@ -60,9 +67,8 @@ func frameOf(t *testing.T, f *sse.Frame, seq int) refFrame {
 func cutOf(t *testing.T, how string, err error, out *lexOutcome) {
 	t.Helper()
 	var se *sse.SyntaxError
-	if !errors.As(err, &se) || !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatalf("%s: error %v (%T) is not a *sse.SyntaxError wrapping io.ErrUnexpectedEOF", how, err, err)
-	}
+	require.ErrorAs(t, err, &se, "%s: a cut", how)
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "%s: a cut", how)
 	out.Cut, out.CutOffset, out.CutSize, out.CutID = true, se.Offset, se.Size, se.ID
 }
 
@@ -79,26 +85,24 @@ func lexPush(t *testing.T, chunks [][]byte) lexOutcome {
 	}
 	for _, c := range chunks {
 		if n, err := lx.Write(c); n != len(c) || err != nil {
-			t.Fatalf("Write = %d, %v", n, err)
+			require.Failf(t, "Write failed", "Write = %d, %v; want %d, nil", n, err, len(c))
 		}
 		written += len(c)
 		drain()
 		if err := lx.Err(); err != nil {
-			t.Fatalf("Err before Close: %v", err)
+			require.Failf(t, "error before Close", "Err before Close: %v", err)
 		}
 		if got := lx.InputOffset() + int64(lx.Buffered()); got != int64(written) {
-			t.Fatalf("InputOffset+Buffered = %d after %d bytes", got, written)
+			require.Failf(t, "bytes lost", "InputOffset+Buffered = %d after %d bytes", got, written)
 		}
 	}
 	closeErr := lx.Close()
 	drain()
 	if closeErr != nil {
 		cutOf(t, "Lexer.Close", closeErr, &out)
-		if lx.Err() != closeErr {
-			t.Fatalf("Err = %v after Close = %v", lx.Err(), closeErr)
-		}
-	} else if lx.Err() != nil {
-		t.Fatalf("Err = %v after a clean Close", lx.Err())
+		require.True(t, lx.Err() == closeErr, "Err = %v after Close = %v", lx.Err(), closeErr)
+	} else {
+		require.NoError(t, lx.Err(), "Err after a clean Close")
 	}
 	out.LastEventID = string(lx.LastEventID())
 	out.Retry, out.HasRetry = lx.Retry()
@@ -115,9 +119,8 @@ func lexPull(t *testing.T, src io.Reader) lexOutcome {
 	}
 	if err := r.Err(); err != nil {
 		cutOf(t, "Reader", err, &out)
-		if r.Next() || r.Err() != err {
-			t.Fatalf("Reader error %v is not sticky", err)
-		}
+		require.False(t, r.Next(), "Next after the Reader's error %v", err)
+		require.True(t, r.Err() == err, "the Reader's error %v is not sticky: %v", err, r.Err())
 	}
 	out.LastEventID = string(r.LastEventID())
 	out.Retry, out.HasRetry = r.Retry()
@@ -155,9 +158,7 @@ func FuzzWHATWG(f *testing.F) {
 		want := refOutcome(in)
 		check := func(how string, got lexOutcome) {
 			t.Helper()
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("%s differs from the WHATWG reference (-ref +%s):\n%s", how, how, diff)
-			}
+			require.Empty(t, cmp.Diff(want, got), "%s differs from the WHATWG reference (-ref +%s)", how, how)
 		}
 		rng := rand.New(rand.NewPCG(uint64(seed), 1))
 		check("whole", lexPush(t, [][]byte{in}))
@@ -199,7 +200,7 @@ func FuzzLexerMemory(f *testing.F) {
 						f := lx.Frame()
 						got = append(got, string(f.ID)+"|"+string(f.Event)+"|"+string(f.Data))
 						if len(f.Data) > limit {
-							t.Fatalf("frame data of %d bytes over MaxEventSize %d", len(f.Data), limit)
+							require.Failf(t, "frame over MaxEventSize", "frame data of %d bytes over MaxEventSize %d", len(f.Data), limit)
 						}
 						continue
 					}
@@ -208,42 +209,37 @@ func FuzzLexerMemory(f *testing.F) {
 						return
 					}
 					var se *sse.SyntaxError
-					if !errors.As(err, &se) {
-						t.Fatalf("error %v is not a *sse.SyntaxError", err)
-					}
+					require.ErrorAs(t, err, &se)
 					if errors.Is(err, io.ErrUnexpectedEOF) {
 						got = append(got, "cut")
 						return
 					}
-					if !errors.Is(err, sse.ErrEventTooLarge) || se.Size <= int64(limit) {
-						t.Fatalf("error %v: want ErrEventTooLarge with Size > %d", err, limit)
-					}
+					require.ErrorIs(t, err, sse.ErrEventTooLarge)
+					require.Greater(t, se.Size, int64(limit), "%v: Size over MaxEventSize", err)
 					got = append(got, "too large")
 				}
 			}
 			for _, c := range split(in, rng, maxChunk) {
 				before := lx.Buffered()
 				if _, err := lx.Write(c); err != nil {
-					t.Fatalf("Write after draining: %v", err)
+					require.Failf(t, "Write failed", "Write after draining: %v", err)
 				}
 				if b := lx.Buffered(); b > before+len(c) || before > limit+maxChunk {
-					t.Fatalf("Buffered %d before and %d after writing %d bytes, MaxEventSize %d", before, b, len(c), limit)
+					require.Failf(t, "Lexer holds too much", "Buffered %d before and %d after writing %d bytes, MaxEventSize %d", before, b, len(c), limit)
 				}
 				collect()
 				if b := lx.Buffered(); b > limit+len(c) {
-					t.Fatalf("Buffered = %d after draining, MaxEventSize %d, chunk %d", b, limit, len(c))
+					require.Failf(t, "Lexer holds too much", "Buffered = %d after draining, MaxEventSize %d, chunk %d", b, limit, len(c))
 				}
 			}
-			if err := lx.Close(); err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-				t.Fatalf("Close = %v", err)
+			if err := lx.Close(); err != nil {
+				require.ErrorIs(t, err, io.ErrUnexpectedEOF, "Close")
 			}
 			collect()
 			runs = append(runs, got)
 		}
 		for i := 1; i < len(runs); i++ {
-			if diff := cmp.Diff(runs[0], runs[i]); diff != "" {
-				t.Fatalf("chunking changed the outcome (-1-byte +other):\n%s", diff)
-			}
+			require.Empty(t, cmp.Diff(runs[0], runs[i]), "chunking changed the outcome (-1-byte +other)")
 		}
 
 		// A Reader never reads further ahead than MaxEventSize plus its
@@ -253,11 +249,42 @@ func FuzzLexerMemory(f *testing.F) {
 		for {
 			ok := r.Next()
 			if held := int64(src.read) - r.InputOffset(); held > int64(limit)+32<<10 {
-				t.Fatalf("Reader holds %d bytes, MaxEventSize %d", held, limit)
+				require.Failf(t, "Reader holds too much", "Reader holds %d bytes, MaxEventSize %d", held, limit)
 			}
 			if !ok && !errors.Is(r.Err(), sse.ErrEventTooLarge) {
 				break
 			}
 		}
 	})
+}
+
+// TestASCIIDigits checks the reference's reading of a retry value: only
+// ASCII digits, in base ten, saturating at math.MaxInt64.
+func TestASCIIDigits(t *testing.T) {
+	tests := []struct {
+		name  string
+		value string
+		want  int64
+		ok    bool
+	}{
+		{"empty", "", 0, false},
+		{"zero", "0", 0, true},
+		{"leading zeros", "007", 7, true},
+		{"digits then a letter", "12a", 0, false},
+		{"minus", "-1", 0, false},
+		{"plus", "+1", 0, false},
+		{"space before", " 1", 0, false},
+		{"space after", "1 ", 0, false},
+		{"fullwidth digit", "１", 0, false},
+		{"largest int64", "9223372036854775807", math.MaxInt64, true},
+		{"one past int64", "9223372036854775808", math.MaxInt64, true},
+		{"far past int64", "99999999999999999999999999", math.MaxInt64, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, ok := asciiDigits([]byte(tt.value))
+			assert.Equal(t, tt.ok, ok, "asciiDigits(%q): ok", tt.value)
+			assert.Equal(t, tt.want, n, "asciiDigits(%q)", tt.value)
+		})
+	}
 }

@@ -3,9 +3,10 @@ package fuzz
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
 )
@@ -75,9 +76,7 @@ func FuzzLineRange(f *testing.F) {
 		if data {
 			enc, _ := json.Marshal(string(text))
 			var back string
-			if err := json.Unmarshal(enc, &back); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, json.Unmarshal(enc, &back))
 			content = []byte(back) // invalid UTF-8 came back as U+FFFD
 			cited = citations.Part{Kind: citations.PartData, Data: enc, Metadata: []byte(`{"dataPartId":"g"}`)}
 		}
@@ -88,24 +87,24 @@ func FuzzLineRange(f *testing.F) {
 		if !data {
 			wantText += string(text) // a cited text part is text of the artifact too
 		}
-		if len(res.Citations) != 1 || res.Citations[0].ByteOffset != 2 || string(res.Text) != wantText {
-			t.Fatalf("citations %+v, text %q", res.Citations, res.Text)
-		}
+		require.Equal(t, wantText, string(res.Text), "text")
+		require.Len(t, res.Citations, 1, "citations %+v", res.Citations)
 		c := res.Citations[0]
+		require.Equal(t, 2, c.ByteOffset, "the citation's ByteOffset")
 		starts, ends := refLines(content)
 		if s >= 1 && s <= e && e <= len(starts) {
 			want := content[starts[s-1]:ends[e-1]]
-			if c.Err != nil || !bytes.Equal(c.Target, want) || c.TargetOffset != starts[s-1] || c.TargetKind != citations.ValueText {
-				t.Fatalf("lines %d-%d of %q: target %q at %d (%v), err %v; want %q at %d", s, e, content, c.Target, c.TargetOffset, c.TargetKind, c.Err, want, starts[s-1])
-			}
+			require.NoError(t, c.Err, "lines %d-%d of %q", s, e, content)
+			require.Equal(t, string(want), string(c.Target), "lines %d-%d of %q: target", s, e, content)
+			require.Equal(t, starts[s-1], c.TargetOffset, "lines %d-%d of %q: TargetOffset", s, e, content)
+			require.Equal(t, citations.ValueText, c.TargetKind, "lines %d-%d of %q: TargetKind", s, e, content)
 			return
 		}
 		var le *citations.LocateError
-		if !errors.Is(c.Err, citations.ErrLineRange) || !errors.As(c.Err, &le) || le.Pointer == "" {
-			t.Fatalf("lines %d-%d of %d (locator %s): err %v (%T), want a *LocateError naming the locator, wrapping ErrLineRange", s, e, len(starts), lineLocator(form, s, e), c.Err, c.Err)
-		}
-		if c.Target != nil {
-			t.Fatalf("failed citation has target %q", c.Target)
-		}
+		where := []any{"lines %d-%d of %d (locator %s)", s, e, len(starts), lineLocator(form, s, e)}
+		require.ErrorIs(t, c.Err, citations.ErrLineRange, where...)
+		require.ErrorAs(t, c.Err, &le, where...)
+		require.NotEmpty(t, le.Pointer, "the *LocateError names the locator")
+		require.Nil(t, c.Target, "a failed citation's target")
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -46,11 +47,14 @@ func streamRun(t *testing.T, chunks [][]byte) (*reconstruct.Result, error) {
 	s := reconstruct.NewStream(nil)
 	shown := map[*reconstruct.Artifact][]byte{}
 	var done *reconstruct.Update
+	// take runs once per update, up to one per input byte: its check
+	// calls require only on failure, as a testify call boxes its arguments
+	// on every run and would slow the fuzzing; so does the Write check.
 	take := func() {
 		for s.Next() {
 			u := s.Update()
 			if done != nil {
-				t.Fatalf("update %v after UpdateDone", u.Kind)
+				require.Failf(t, "update after UpdateDone", "update %v after UpdateDone", u.Kind)
 			}
 			switch u.Kind {
 			case reconstruct.UpdateText:
@@ -65,27 +69,24 @@ func streamRun(t *testing.T, chunks [][]byte) (*reconstruct.Result, error) {
 	}
 	for _, c := range chunks {
 		if n, err := s.Write(c); n != len(c) || err != nil {
-			t.Fatalf("Stream.Write = %d, %v", n, err)
+			require.Failf(t, "Stream.Write failed", "Stream.Write = %d, %v; want %d, nil", n, err, len(c))
 		}
 		take()
 	}
 	err := s.Close()
 	take()
-	if done == nil {
-		t.Fatal("no UpdateDone")
-	}
-	if done.Err != err || done.Result != s.Result() {
-		t.Fatalf("UpdateDone carries %v, Close returned %v", done.Err, err)
-	}
+	require.NotNil(t, done, "no UpdateDone")
+	require.True(t, done.Err == err, "UpdateDone carries %v, Close returned %v", done.Err, err)
+	require.Same(t, s.Result(), done.Result, "UpdateDone's Result")
 	res := s.Result()
 	for _, a := range res.Artifacts {
-		got, text := shown[a], a.Text()
-		switch {
-		case a.Sealed && string(got) != string(text):
-			t.Fatalf("artifact %s: the updates show %q, its text is %q", a.ID, got, text)
-		case !a.Sealed && (!strings.HasPrefix(string(text), string(got)) || len(text)-len(got) > utf8buf.MaxHeld):
-			t.Fatalf("open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
+		got, text := string(shown[a]), string(a.Text())
+		if a.Sealed {
+			require.Equal(t, text, got, "artifact %s: the updates show its text", a.ID)
+			continue
 		}
+		require.True(t, strings.HasPrefix(text, got), "open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
+		require.LessOrEqual(t, len(text)-len(got), utf8buf.MaxHeld, "open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
 	}
 	return res, err
 }
@@ -104,43 +105,31 @@ func checkRunErr(t *testing.T, err error) {
 	var ne *reconstruct.NotEventStreamError
 	switch {
 	case errors.As(err, &ne):
-		if !errors.Is(err, reconstruct.ErrNotEventStream) {
-			t.Fatalf("%v: a *NotEventStreamError that is not ErrNotEventStream", err)
-		}
+		require.ErrorIs(t, err, reconstruct.ErrNotEventStream, "a *NotEventStreamError")
 	case errors.As(err, &te):
-		if !errors.Is(err, reconstruct.ErrTruncated) {
-			t.Fatalf("%v: a *TruncatedError that is not ErrTruncated", err)
-		}
-		if te.Cut != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("%v: a cut that is not io.ErrUnexpectedEOF", err)
+		require.ErrorIs(t, err, reconstruct.ErrTruncated, "a *TruncatedError")
+		if te.Cut != nil {
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF, "a cut")
 		}
 	case errors.As(err, &ee):
-		if !errors.Is(err, reconstruct.ErrServer) && !errors.Is(err, reconstruct.ErrArtifactTooLarge) && !errors.Is(err, reconstruct.ErrRunTooLarge) && !errors.Is(err, reconstruct.ErrTooManyArtifacts) {
-			t.Fatalf("%v: an *EventError with an undocumented cause", err)
-		}
-		var ae *parser.APIError
-		if errors.Is(err, reconstruct.ErrServer) && !errors.As(err, &ae) {
-			t.Fatalf("%v: ErrServer without the *parser.APIError", err)
+		require.True(t, matchesAny(err, reconstruct.ErrServer, reconstruct.ErrArtifactTooLarge, reconstruct.ErrRunTooLarge, reconstruct.ErrTooManyArtifacts),
+			"%v: an *EventError with an undocumented cause", err)
+		if errors.Is(err, reconstruct.ErrServer) {
+			var ae *parser.APIError
+			require.ErrorAs(t, err, &ae, "ErrServer without the *parser.APIError")
 		}
 	case errors.As(err, &pe):
-		if pe.Pos < -1 || pe.Offset < 0 {
-			t.Fatalf("%v: bad position", err)
-		}
-		if !matchesAny(err, parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
-			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape) {
-			t.Fatalf("%v: a *parser.DecodeError with an undocumented cause", err)
-		}
+		require.GreaterOrEqual(t, pe.Pos, -1, "%v: bad position", err)
+		require.GreaterOrEqual(t, pe.Offset, int64(0), "%v: bad position", err)
+		require.True(t, matchesAny(err, parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
+			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape), "%v: a *parser.DecodeError with an undocumented cause", err)
 	case errors.As(err, &se):
-		if se.Offset < 0 {
-			t.Fatalf("%v: bad position", err)
-		}
-		if !matchesAny(err, sse.ErrEventTooLarge, io.ErrUnexpectedEOF) {
-			t.Fatalf("%v: a *sse.SyntaxError with an undocumented cause", err)
-		}
+		require.GreaterOrEqual(t, se.Offset, int64(0), "%v: bad position", err)
+		require.True(t, matchesAny(err, sse.ErrEventTooLarge, io.ErrUnexpectedEOF), "%v: a *sse.SyntaxError with an undocumented cause", err)
 	case errors.As(err, &de):
-		t.Fatalf("%v: a Diagnostic ended a lenient run", err)
+		require.Failf(t, "a Diagnostic ended a lenient run", "%v", err)
 	default:
-		t.Fatalf("undocumented run error %v (%T)", err, err)
+		require.Failf(t, "undocumented run error", "%v (%T)", err, err)
 	}
 }
 
@@ -153,7 +142,7 @@ func matchesAny(err error, targets ...error) bool {
 	return false
 }
 
-// FuzzPipeline generates an A2A run from seed (see generate), optionally
+// FuzzReducerVsNaive generates an A2A run from seed (see generate), optionally
 // cuts its bytes at a random place, and checks that reconstruct, fed by a
 // Stream in random chunks and by Read over random-sized reads, rebuilds
 // what the naive reducer rebuilds from the same bytes (every artifact's
@@ -161,7 +150,7 @@ func matchesAny(err error, targets ...error) bool {
 // status message, the usage, whether the run ended), and, for an uncut run,
 // what the generator meant. The
 // updates a typing UI shows add up to each sealed artifact's text.
-func FuzzPipeline(f *testing.F) {
+func FuzzReducerVsNaive(f *testing.F) {
 	for i := range 40 {
 		f.Add(uint64(i), uint16(0))
 	}
@@ -176,22 +165,14 @@ func FuzzPipeline(f *testing.F) {
 		want := naiveReduce(in)
 		if cut == 0 {
 			meant := runView{TaskID: want.TaskID, State: run.State, Answer: run.Answer, Status: run.Status, Usage: run.Usage, Artifacts: run.Artifacts, Final: run.Final}
-			if diff := cmp.Diff(meant, want); diff != "" {
-				t.Fatalf("the naive reducer differs from the generator (-generated +naive):\n%s\nstream:\n%s", diff, in)
-			}
+			require.Empty(t, cmp.Diff(meant, want), "the naive reducer differs from the generator (-generated +naive); stream:\n%s", in)
 		}
 		pushed, perr := streamRun(t, split(in, rng, 1+rng.IntN(512)))
 		checkRunErr(t, perr)
-		if diff := cmp.Diff(want, viewOf(pushed)); diff != "" {
-			t.Fatalf("Stream differs from the naive reducer (-naive +Stream):\n%s\nerr: %v\nstream:\n%q", diff, perr, in)
-		}
+		require.Empty(t, cmp.Diff(want, viewOf(pushed)), "Stream differs from the naive reducer (-naive +Stream); err: %v; stream:\n%q", perr, in)
 		pulled, rerr := reconstruct.Read(&randReader{in: in, rng: rng, maxRead: 1 + rng.IntN(4096)}, nil)
-		if diff := cmp.Diff(want, viewOf(pulled)); diff != "" {
-			t.Fatalf("Read differs from the naive reducer (-naive +Read):\n%s\nerr: %v", diff, rerr)
-		}
-		if fmt.Sprint(perr) != fmt.Sprint(rerr) {
-			t.Fatalf("Stream error %v, Read error %v", perr, rerr)
-		}
+		require.Empty(t, cmp.Diff(want, viewOf(pulled)), "Read differs from the naive reducer (-naive +Read); err: %v", rerr)
+		require.Equal(t, fmt.Sprint(perr), fmt.Sprint(rerr), "Stream's error and Read's")
 	})
 }
 
@@ -249,17 +230,13 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 			for _, a := range res.Artifacts {
 				found = found || a == res.Answer
 			}
-			if !found || !res.Answer.Sealed || res.Answer.Thinking {
-				if res.Message == nil { // a direct reply's answer is made of its parts
-					t.Fatalf("answer %q is not a sealed non-thinking artifact of the run", res.Answer.ID)
-				}
+			if res.Message == nil { // a direct reply's answer is made of its parts
+				require.True(t, found && res.Answer.Sealed && !res.Answer.Thinking, "answer %q is not a sealed non-thinking artifact of the run", res.Answer.ID)
 			}
 		}
 		check := func(how string, res *reconstruct.Result, err error) {
 			t.Helper()
-			if got := summary(res, err); got != want {
-				t.Fatalf("%s differs from whole:\n%s\n%s", how, want, got)
-			}
+			require.Equal(t, want, summary(res, err), "%s differs from whole", how)
 		}
 		if len(in) <= 4096 {
 			res, err := streamRun(t, split(in, rng, 1))
@@ -280,14 +257,10 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 			for _, p := range a.Parts {
 				held += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata)
 			}
-			if held > opts.MaxArtifactSize {
-				t.Fatalf("artifact %q holds %d bytes, MaxArtifactSize %d", a.ID, held, opts.MaxArtifactSize)
-			}
+			require.LessOrEqual(t, held, opts.MaxArtifactSize, "artifact %q: bytes held over MaxArtifactSize", a.ID)
 			total += held
 		}
-		if total > opts.MaxRunSize {
-			t.Fatalf("the artifacts hold %d bytes, MaxRunSize %d", total, opts.MaxRunSize)
-		}
+		require.LessOrEqual(t, total, opts.MaxRunSize, "the artifacts' bytes over MaxRunSize")
 		s := reconstruct.NewStream(opts)
 		for _, c := range split(in, rng, 1+rng.IntN(256)) {
 			s.Write(c)
@@ -297,8 +270,6 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 		serr := s.Close()
 		for s.Next() {
 		}
-		if got, want := summary(s.Result(), serr), summary(lres, lerr); got != want {
-			t.Fatalf("with limits %+v, Stream and Read differ:\n%s\n%s", *opts, want, got)
-		}
+		require.Equal(t, summary(lres, lerr), summary(s.Result(), serr), "with limits %+v, Stream and Read differ (-Read +Stream)", *opts)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
 	"github.com/a2astream/a2astream/reconstruct/resultjson"
@@ -50,53 +52,46 @@ func FuzzResultJSON(f *testing.F) {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(string(s)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, enc.Encode(string(s)))
 		got := resultjson.AppendString(nil, s)
-		if utf8.Valid(s) && !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
-			t.Fatalf("AppendString(%q) = %s, encoding/json writes %s", s, got, want.Bytes())
+		if utf8.Valid(s) {
+			require.Equal(t, strings.TrimSuffix(want.String(), "\n"), string(got), "AppendString(%q) and encoding/json", s)
 		}
 		var back string
-		if err := json.Unmarshal(got, &back); err != nil || back != whatwgString(s) {
-			t.Fatalf("AppendString(%q) = %s decodes to %q (%v), TextDecoder gives %q", s, got, back, err, whatwgString(s))
-		}
+		require.NoError(t, json.Unmarshal(got, &back), "AppendString(%q) = %s", s, got)
+		require.Equal(t, whatwgString(s), back, "AppendString(%q) = %s decodes to what TextDecoder gives", s, got)
 
 		res, err := reconstruct.Read(&eofReader{b: in}, nil)
 		doc := resultjson.Append(nil, res, err, nil)
-		if !json.Valid(doc) {
-			t.Fatalf("invalid document %s", doc)
-		}
+		require.True(t, json.Valid(doc), "invalid document %s", doc)
 		ind := resultjson.Append(nil, res, err, &resultjson.Options{Indent: true})
 		var compact bytes.Buffer
-		if err := json.Compact(&compact, ind); err != nil {
-			t.Fatalf("invalid indented document: %v", err)
-		}
-		if !bytes.Equal(compact.Bytes(), bytes.TrimSuffix(doc, []byte("\n"))) {
-			t.Fatalf("the indented document compacts to\n%s\nnot\n%s", compact.Bytes(), doc)
-		}
+		require.NoError(t, json.Compact(&compact, ind), "invalid indented document")
+		require.Equal(t, string(bytes.TrimSuffix(doc, []byte("\n"))), compact.String(), "the indented document compacted")
 		var m struct {
 			State  *string
 			TaskID *string `json:"taskId"`
 			Answer *struct{ Text string }
 		}
-		if err := json.Unmarshal(doc, &m); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Unmarshal(doc, &m))
 		if res == nil {
 			return
 		}
-		if m.State != nil && *m.State != res.State.String() && !(*m.State == "" && res.State == parser.TaskStateUnspecified) {
-			t.Fatalf("state %q, Result %v", *m.State, res.State)
+		if m.State != nil {
+			want := res.State.String()
+			if res.State == parser.TaskStateUnspecified {
+				// No state seen: the document says "" (or the name).
+				require.Contains(t, []string{"", want}, *m.State, "state, Result %v", res.State)
+			} else {
+				require.Equal(t, want, *m.State, "state")
+			}
 		}
-		if m.TaskID != nil && *m.TaskID != whatwgString([]byte(res.TaskID)) {
-			t.Fatalf("taskId %q, Result %q", *m.TaskID, res.TaskID)
+		if m.TaskID != nil {
+			require.Equal(t, whatwgString([]byte(res.TaskID)), *m.TaskID, "taskId, Result %q", res.TaskID)
 		}
-		if (m.Answer == nil) != (res.Answer == nil) {
-			t.Fatalf("answer in the document: %v, in the Result: %v", m.Answer != nil, res.Answer != nil)
-		}
-		if m.Answer != nil && m.Answer.Text != whatwgString(res.Answer.Text()) {
-			t.Fatalf("answer text %q, Result %q", m.Answer.Text, res.Answer.Text())
+		require.Equal(t, res.Answer != nil, m.Answer != nil, "an answer in the document as in the Result")
+		if m.Answer != nil {
+			require.Equal(t, whatwgString(res.Answer.Text()), m.Answer.Text, "answer text, Result %q", res.Answer.Text())
 		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -35,13 +37,17 @@ func FuzzUTF8(f *testing.F) {
 		var out, text []byte
 		var outs [][]byte
 		emitted := 0
+		// The checks in this loop run once per delta, up to 16 Ki times
+		// per input: each is guarded by its own condition and calls
+		// require only on failure, as a testify call boxes its arguments
+		// on every run and would slow the fuzzing.
 		for _, d := range deltas {
 			w := b.Write(d)
 			if b.Buffered() > utf8buf.MaxHeld {
-				t.Fatalf("Buffered = %d > MaxHeld", b.Buffered())
+				require.Failf(t, "Buffer holds too much", "Buffered = %d > MaxHeld", b.Buffered())
 			}
 			if utf8.Valid(in) && !utf8.Valid(w) {
-				t.Fatalf("invalid output %q of valid input %q", w, in)
+				require.Failf(t, "invalid output", "invalid output %q of valid input %q", w, in)
 			}
 			outs = append(outs, bytes.Clone(w))
 			out = append(out, w...)
@@ -50,32 +56,25 @@ func FuzzUTF8(f *testing.F) {
 			text, end = utf8buf.AppendComplete(text, d)
 			c := utf8buf.CompletePrefix(text)
 			if end != c {
-				t.Fatalf("AppendComplete gives a complete prefix of %d bytes, CompletePrefix %d", end, c)
+				require.Failf(t, "complete prefixes differ", "AppendComplete gives a complete prefix of %d bytes, CompletePrefix %d", end, c)
 			}
 			if c < len(text)-utf8buf.MaxHeld || c < emitted {
-				t.Fatalf("CompletePrefix = %d of %d bytes, %d already complete", c, len(text), emitted)
+				require.Failf(t, "CompletePrefix lags", "CompletePrefix = %d of %d bytes, %d already complete", c, len(text), emitted)
 			}
 			if got := text[emitted:c]; !bytes.Equal(got, outs[len(outs)-1]) {
-				t.Fatalf("AppendComplete marks %q complete, the Buffer wrote %q", got, outs[len(outs)-1])
+				require.Failf(t, "AppendComplete and the Buffer differ", "AppendComplete marks %q complete, the Buffer wrote %q", got, outs[len(outs)-1])
 			}
 			emitted = c
 		}
 		out = append(out, b.Flush()...)
-		if b.Buffered() != 0 {
-			t.Fatalf("Buffered = %d after Flush", b.Buffered())
-		}
-		if !bytes.Equal(out, want) {
-			t.Fatalf("Buffer gives %q, want %q", out, want)
-		}
-		if !bytes.Equal(text, want) {
-			t.Fatalf("AppendComplete gives %q, want %q", text, want)
-		}
+		require.Zero(t, b.Buffered(), "Buffered after Flush")
+		require.Equal(t, string(want), string(out), "the Buffer's outputs and Flush")
+		require.Equal(t, string(want), string(text), "AppendComplete's text")
 		disp := utf8buf.AppendDisplay(nil, text)
-		if !utf8.Valid(disp) || (utf8.Valid(text) && !bytes.Equal(disp, text)) {
-			t.Fatalf("AppendDisplay(%q) = %q", text, disp)
+		require.True(t, utf8.Valid(disp), "AppendDisplay(%q) = %q is not valid UTF-8", text, disp)
+		if utf8.Valid(text) {
+			require.Equal(t, string(text), string(disp), "AppendDisplay of valid UTF-8 changes it")
 		}
-		if string(disp) != whatwgString(text) {
-			t.Fatalf("AppendDisplay(%q) = %q, the WHATWG decoder gives %q", text, disp, whatwgString(text))
-		}
+		require.Equal(t, whatwgString(text), string(disp), "AppendDisplay(%q) and the WHATWG decoder", text)
 	})
 }

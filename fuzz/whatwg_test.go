@@ -3,6 +3,8 @@ package fuzz
 import (
 	"bytes"
 	"math"
+	"math/big"
+	"strings"
 )
 
 // This file transcribes the WHATWG HTML standard, section 9.2.6
@@ -227,23 +229,24 @@ func whatwgParse(in []byte) refResult {
 	return res
 }
 
-// asciiDigits parses a non-empty run of ASCII digits in base ten, saturating
-// at math.MaxInt64 as the library documents.
-func asciiDigits(b []byte) (int64, bool) {
-	if len(b) == 0 {
+// asciiDigits applies the WHATWG rule for the retry field to its value:
+// "If the field value consists of only ASCII digits, then interpret the
+// field value as an integer in base ten". It is written from the rule, not
+// from the lexer: a set test for the digits and math/big for the integer.
+// NOTE: an empty value counts as no digits (the library ignores "retry:"
+// and "retry" alone, as browsers do), and an integer past math.MaxInt64
+// saturates there, as the library documents; the rule sets no bound.
+func asciiDigits(value []byte) (int64, bool) {
+	s := string(value)
+	if s == "" || strings.Trim(s, "0123456789") != "" {
 		return 0, false
 	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := int64(c - '0')
-		if n > (math.MaxInt64-d)/10 {
-			n = math.MaxInt64
-		} else {
-			n = n*10 + d
-		}
+	n, ok := new(big.Int).SetString(s, 10)
+	switch {
+	case !ok:
+		return 0, false // not reached: s is only digits
+	case !n.IsInt64():
+		return math.MaxInt64, true
 	}
-	return n, true
+	return n.Int64(), true
 }
