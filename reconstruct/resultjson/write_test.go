@@ -25,9 +25,7 @@ func encode(t *testing.T, v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, enc.Encode(v))
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -49,19 +47,11 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, want := string(appendString(nil, tt.in, false)), encode(t, tt.in); got != want {
-				t.Errorf("appendString(%q) = %s, encoding/json %s", tt.in, got, want)
-			}
-			if got, want := string(AppendString(nil, []byte(tt.in))), encode(t, tt.in); got != want {
-				t.Errorf("AppendString(%q) = %s, encoding/json %s", tt.in, got, want)
-			}
+			assert.Equal(t, encode(t, tt.in), string(appendString(nil, tt.in, false)), "appendString(%q) and encoding/json", tt.in)
+			assert.Equal(t, encode(t, tt.in), string(AppendString(nil, []byte(tt.in))), "AppendString(%q) and encoding/json", tt.in)
 			marshalled, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := string(appendString(nil, []byte(tt.in), true)); got != string(marshalled) {
-				t.Errorf("appendString(%q, html) = %s, json.Marshal %s", tt.in, got, marshalled)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, string(marshalled), string(appendString(nil, []byte(tt.in), true)), "appendString(%q, html) and json.Marshal", tt.in)
 		})
 	}
 }
@@ -70,17 +60,11 @@ func TestFloatMatchesEncodingJSON(t *testing.T) {
 	for _, f := range []float64{0, 1, -1, 1.6, 53.08, 0.1, 1e-6, 9.99e-7, 1e-7, 1.5e-10, 123456789, 1e20, 1e21, 1.2345e21, -3e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		w := writer{opts: &Options{}}
 		w.float(f)
-		if got, want := string(w.b), encode(t, f); got != want {
-			t.Errorf("float(%v) = %s, encoding/json %s", f, got, want)
-		}
-		if !encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}) {
-			t.Errorf("credits %v refused", f)
-		}
+		assert.Equal(t, encode(t, f), string(w.b), "float(%v) and encoding/json", f)
+		assert.True(t, encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v refused", f)
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}) {
-			t.Errorf("credits %v accepted; encoding/json refuses them", f)
-		}
+		assert.False(t, encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v accepted; encoding/json refuses them", f)
 	}
 }
 
@@ -92,16 +76,12 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 		`  123  `,
 	} {
 		var want bytes.Buffer
-		if err := json.Compact(&want, []byte(raw)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, json.Compact(&want, []byte(raw)))
 		// Whole, and in two pieces cut at every byte.
 		for at := range len(raw) + 1 {
 			var c compactor
 			got := c.append(c.append(nil, []byte(raw[:at])), []byte(raw[at:]))
-			if !bytes.Equal(got, want.Bytes()) {
-				t.Errorf("compactor(%q | %q) = %s, json.Compact %s", raw[:at], raw[at:], got, want.Bytes())
-			}
+			assert.Equal(t, want.String(), string(got), "compactor(%q | %q) and json.Compact", raw[:at], raw[at:])
 		}
 	}
 }
@@ -110,23 +90,18 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 func streams(t *testing.T) map[string]*reconstruct.Result {
 	t.Helper()
 	paths, err := filepath.Glob("../../internal/samples/*.sse")
-	if err != nil || len(paths) == 0 {
-		t.Fatal("no recorded streams in ../../internal/samples", err)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "no recorded streams in ../../internal/samples")
 	out := map[string]*reconstruct.Result{}
 	for _, p := range paths {
 		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		res, _ := reconstruct.Read(f, nil)
 		f.Close()
 		out[filepath.Base(p)] = res
 		// The same stream cut in the middle ends truncated.
 		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		res, _ = reconstruct.Read(bytes.NewReader(data[:len(data)/2]), nil)
 		out[filepath.Base(p)+" cut"] = res
 	}
@@ -137,17 +112,12 @@ func TestIndentMatchesEncodingJSON(t *testing.T) {
 	for name, res := range streams(t) {
 		t.Run(name, func(t *testing.T) {
 			compact := Append(nil, res, res.Err, nil)
-			if !json.Valid(compact) {
-				t.Fatalf("invalid JSON: %s", compact)
-			}
+			require.True(t, json.Valid(compact), "invalid JSON: %s", compact)
 			var want bytes.Buffer
-			if err := json.Indent(&want, bytes.TrimSuffix(compact, []byte("\n")), "", "  "); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, json.Indent(&want, bytes.TrimSuffix(compact, []byte("\n")), "", "  "))
 			want.WriteByte('\n')
-			if got := Append(nil, res, res.Err, &Options{Indent: true}); !bytes.Equal(got, want.Bytes()) {
-				t.Errorf("indented document differs from json.Indent of the compact one:\n%s\nwant\n%s", got, want.Bytes())
-			}
+			got := Append(nil, res, res.Err, &Options{Indent: true})
+			assert.Equal(t, want.String(), string(got), "the indented document and json.Indent of the compact one")
 		})
 	}
 }
@@ -166,29 +136,23 @@ func TestDocumentFields(t *testing.T) {
 		}
 		Error *struct{ Type string }
 	}
-	if err := json.Unmarshal(Append(nil, res, res.Err, nil), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.State != "TASK_STATE_COMPLETED" || doc.Error != nil {
-		t.Errorf("state %q, error %v", doc.State, doc.Error)
-	}
+	require.NoError(t, json.Unmarshal(Append(nil, res, res.Err, nil), &doc))
+	assert.Equal(t, "TASK_STATE_COMPLETED", doc.State, "state")
+	assert.Nil(t, doc.Error, "error")
 	want := res.Answer.Citations
-	if len(doc.Answer.Citations) != len(want) || len(want) == 0 {
-		t.Fatalf("%d citations, want %d", len(doc.Answer.Citations), len(want))
-	}
+	require.NotEmpty(t, want, "the answer's citations")
+	require.Len(t, doc.Answer.Citations, len(want), "citations")
 	for i, c := range doc.Answer.Citations {
-		if c.ID != string(want[i].ID) || c.UTF16Index != want[i].UTF16Index || !json.Valid(c.Target) {
-			t.Errorf("citation %d = %+v, want id %s utf16Index %d", i, c, want[i].ID, want[i].UTF16Index)
-		}
+		assert.Equal(t, string(want[i].ID), c.ID, "citation %d: id", i)
+		assert.Equal(t, want[i].UTF16Index, c.UTF16Index, "citation %d: utf16Index", i)
+		assert.True(t, json.Valid(c.Target), "citation %d: target %s", i, c.Target)
 	}
 }
 
 func TestErrors(t *testing.T) {
 	cut := streams(t)["completed.sse cut"]
 	var trunc *reconstruct.TruncatedError
-	if !errors.As(cut.Err, &trunc) {
-		t.Fatalf("cut stream ended with %v", cut.Err)
-	}
+	require.ErrorAs(t, cut.Err, &trunc, "the cut stream's error")
 	ioErr := errors.New("read: connection reset")
 	tests := []struct {
 		name string
@@ -208,12 +172,8 @@ func TestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := string(Append(nil, tt.res, tt.err, tt.opts))
-			if !strings.Contains(got, tt.want) {
-				t.Errorf("document\n%s\nlacks\n%s", got, tt.want)
-			}
-			if !json.Valid([]byte(got)) {
-				t.Errorf("invalid JSON: %s", got)
-			}
+			assert.Contains(t, got, tt.want, "the document")
+			assert.True(t, json.Valid([]byte(got)), "invalid JSON: %s", got)
 			// AppendError writes the same member, for the CLI's
 			// --events lines.
 			member := string(AppendError([]byte("x"), tt.err, tt.opts))
@@ -226,13 +186,10 @@ func TestErrors(t *testing.T) {
 
 func TestUnrepresentableCreditsGiveTheFallback(t *testing.T) {
 	res := &reconstruct.Result{Usage: &reconstruct.Usage{Credits: math.Inf(1), Fields: parser.UsageCredits}}
-	if got := string(Append([]byte("x"), res, nil, nil)); got != "x"+fallback+"\n" {
-		t.Errorf("got %s", got)
-	}
+	assert.Equal(t, "x"+fallback+"\n", string(Append([]byte("x"), res, nil, nil)), "Append")
 	var b bytes.Buffer
-	if err := Write(&b, res, nil, nil); err != nil || b.String() != fallback+"\n" {
-		t.Errorf("Write: %q, %v", b.String(), err)
-	}
+	require.NoError(t, Write(&b, res, nil, nil), "Write")
+	assert.Equal(t, fallback+"\n", b.String(), "Write")
 }
 
 // bigResult is a run whose answer has texts, data and raw content of
@@ -288,11 +245,13 @@ func TestWriteMatchesAppend(t *testing.T) {
 				var got pieces
 				require.NoError(t, Write(&got, res, res.Err, opts))
 				if !bytes.Equal(got.Bytes(), want) {
+					// Documents of many MiB: the message shows where they
+					// part, not two whole documents.
 					i := 0
 					for i < min(got.Len(), len(want)) && got.Bytes()[i] == want[i] {
 						i++
 					}
-					t.Fatalf("Write differs from Append at byte %d of %d: %q, want %q", i, len(want),
+					require.Failf(t, "Write differs from Append", "at byte %d of %d: %q, want %q", i, len(want),
 						got.Bytes()[i:min(got.Len(), i+40)], want[i:min(len(want), i+40)])
 				}
 				if name == "big" {
