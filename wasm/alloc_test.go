@@ -5,6 +5,9 @@ package main
 import (
 	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFeedAllocatesNothingPerChunk feeds a warm session the chunks of
@@ -22,25 +25,23 @@ func TestFeedAllocatesNothingPerChunk(t *testing.T) {
 	start := "data: {\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"status\":{\"state\":\"TASK_STATE_WORKING\"}}}\n\n" +
 		"id: 1\ndata: {\"artifactUpdate\":{" + ids + ",\"artifact\":{\"artifactId\":\"a1\",\"parts\":[{\"text\":\"The \"}]}}}\n\n"
 	out, err := ss.feed(nil, []byte(start))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	delta := []byte("id: 2\ndata: {\"artifactUpdate\":{" + ids + ",\"append\":true,\"artifact\":{\"artifactId\":\"a1\",\"parts\":[{\"text\":\"café \"}]}}}\n\n")
 	cut := bytes.Index(delta, []byte("é")) + 1
+	// feed is the measured function: its checks call require only on
+	// failure, as a testify call would count its own allocations.
 	feed := func() {
 		out, err = ss.feed(out[:0], delta[:cut])
 		if err != nil || len(out) != 0 {
-			t.Fatalf("the first half of a delta: %d record bytes, %v", len(out), err)
+			require.Failf(t, "the first half of a delta", "%d record bytes, %v", len(out), err)
 		}
 		out, err = ss.feed(out[:0], delta[cut:])
 		if err != nil || len(out) == 0 || out[0] != recText {
-			t.Fatalf("the second half of a delta: records %q, %v", out, err)
+			require.Failf(t, "the second half of a delta", "records %q, %v", out, err)
 		}
 	}
 	for range 10 {
 		feed() // warm up: the lexer's buffer, the records buffer
 	}
-	if allocs := testing.AllocsPerRun(200, feed); allocs != 0 {
-		t.Errorf("a delta in two chunks allocates %v times, want 0", allocs)
-	}
+	assert.Zero(t, testing.AllocsPerRun(200, feed), "allocations of a delta in two chunks")
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
@@ -146,9 +147,7 @@ func TestDeclarationsMatchGo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := unions[tt.name]
 			require.True(t, ok, "a2astream.d.ts declares no union %s", tt.name)
-			if diff := cmp.Diff(set(tt.want), set(got)); diff != "" {
-				t.Errorf("Go's values (-) and the union in a2astream.d.ts (+) differ:\n%s", diff)
-			}
+			assert.Empty(t, cmp.Diff(set(tt.want), set(got)), "Go's values (-) and the union in a2astream.d.ts (+) differ")
 		})
 	}
 }

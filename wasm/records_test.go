@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -75,7 +76,7 @@ func decode(t *testing.T, rec []byte, arts map[uint32]decoded, out []decoded) []
 			str() // name
 			arts[n] = decoded{artifactID: id, thinking: f&flagThinking != 0, sealed: f&flagSealed != 0}
 		default:
-			t.Fatalf("unknown record kind %d at %d", kind, p-1)
+			require.Failf(t, "unknown record kind", "kind %d at %d", kind, p-1)
 		}
 	}
 	return out
@@ -108,14 +109,11 @@ func want(data []byte) []decoded {
 
 func TestRecordsCarryTheGoIteratorsUpdates(t *testing.T) {
 	paths, err := filepath.Glob("../internal/samples/*.sse")
-	if err != nil || len(paths) == 0 {
-		t.Fatal("no recorded streams in ../internal/samples", err)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "no recorded streams in ../internal/samples")
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, data := range [][]byte{data, data[:len(data)/2]} {
 			wantUpdates := want(data)
 			for _, size := range []int{len(data), 1, 200, -1} {
@@ -132,25 +130,14 @@ func TestRecordsCarryTheGoIteratorsUpdates(t *testing.T) {
 						}
 						n = min(n, len(data)-off)
 						rec, err = ss.feed(rec[:0], data[off:off+n])
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err, "feed at %d", off)
 						got = decode(t, rec, arts, got)
 						off += n
 					}
 					rec, err = ss.end(rec[:0], nil)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err, "end")
 					got = decode(t, rec, arts, got)
-					if len(got) != len(wantUpdates) {
-						t.Fatalf("%d updates, the Go iterator %d", len(got), len(wantUpdates))
-					}
-					for i := range got {
-						if got[i] != wantUpdates[i] {
-							t.Errorf("update %d = %+v, the Go iterator %+v", i, got[i], wantUpdates[i])
-						}
-					}
+					assert.Empty(t, cmp.Diff(wantUpdates, got, cmp.AllowUnexported(decoded{})), "the records' updates (+) and the Go iterator's (-)")
 				})
 			}
 		}
@@ -159,40 +146,40 @@ func TestRecordsCarryTheGoIteratorsUpdates(t *testing.T) {
 
 func TestSessionCallsAfterTheEnd(t *testing.T) {
 	ss := newSession(nil)
-	if _, err := ss.end(nil, errors.New("connection reset")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ss.feed(nil, []byte("data: x\n\n")); !errors.Is(err, errEnded) {
-		t.Errorf("feed after end: %v, want errEnded", err)
-	}
-	if _, err := ss.end(nil, nil); !errors.Is(err, errEnded) {
-		t.Errorf("end after end: %v, want errEnded", err)
-	}
-	if _, err := ss.resume(nil); !errors.Is(err, errEnded) {
-		t.Errorf("resume after end: %v, want errEnded", err)
-	}
+	_, err := ss.end(nil, errors.New("connection reset"))
+	require.NoError(t, err)
+	_, err = ss.feed(nil, []byte("data: x\n\n"))
+	assert.ErrorIs(t, err, errEnded, "feed after end")
+	_, err = ss.end(nil, nil)
+	assert.ErrorIs(t, err, errEnded, "end after end")
+	_, err = ss.resume(nil)
+	assert.ErrorIs(t, err, errEnded, "resume after end")
 	var trunc *reconstruct.TruncatedError
-	if !errors.As(ss.s.Result().Err, &trunc) || trunc.Cause == nil || trunc.Cause.Error() != "connection reset" {
-		t.Errorf("a failed read ends truncated with the failure as Cause: %v", ss.s.Result().Err)
-	}
+	require.ErrorAs(t, ss.s.Result().Err, &trunc, "a failed read ends truncated")
+	require.Error(t, trunc.Cause, "a failed read ends truncated with the failure as Cause")
+	assert.Equal(t, "connection reset", trunc.Cause.Error(), "the truncation's Cause")
 }
 
 func TestOptions(t *testing.T) {
 	tests := []struct {
+		name                               string
 		flags, unit, maxEvent, maxArtifact int32
 		strict                             bool
 		u                                  citations.Unit
 	}{
-		{0, 0, 0, 0, false, citations.CodePoints},
-		{1, 1, 100, 200, true, citations.Bytes},
-		{0, 2, -5, -1, false, citations.UTF16},
-		{0, 9, 0, 0, false, citations.CodePoints},
+		{"defaults", 0, 0, 0, 0, false, citations.CodePoints},
+		{"strict, bytes, limits", 1, 1, 100, 200, true, citations.Bytes},
+		{"UTF-16, negative limits", 0, 2, -5, -1, false, citations.UTF16},
+		{"unknown unit", 0, 9, 0, 0, false, citations.CodePoints},
 	}
 	for _, tt := range tests {
-		o := options(tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact)
-		if o.Strict != tt.strict || o.Citations.Unit != tt.u || o.MaxEventSize != int(max(tt.maxEvent, 0)) || o.MaxArtifactSize != int(max(tt.maxArtifact, 0)) {
-			t.Errorf("options(%d, %d, %d, %d) = %+v", tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact, o)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(tt.flags, tt.unit, tt.maxEvent, tt.maxArtifact)
+			assert.Equal(t, tt.strict, o.Strict, "Strict")
+			assert.Equal(t, tt.u, o.Citations.Unit, "Citations.Unit")
+			assert.Equal(t, int(max(tt.maxEvent, 0)), o.MaxEventSize, "MaxEventSize")
+			assert.Equal(t, int(max(tt.maxArtifact, 0)), o.MaxArtifactSize, "MaxArtifactSize")
+		})
 	}
 }
 
