@@ -5,6 +5,7 @@ package reconstruct_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
@@ -46,16 +47,12 @@ func TestAllocsReducerApplyDelta(t *testing.T) {
 		}
 	}
 	allocs := testing.AllocsPerRun(runs, func() {
-		if err := r.Apply(&f, ev); err != nil {
-			t.Fatal(err)
-		}
-		if u := r.Pending(); len(u) != 1 || u[0].Kind != reconstruct.UpdateText {
-			t.Fatalf("updates %v", u)
-		}
+		require.NoError(t, r.Apply(&f, ev))
+		// Not require.Len: boxing the slice would allocate.
+		require.Equal(t, 1, len(r.Pending()), "updates")
+		require.Equal(t, reconstruct.UpdateText, r.Pending()[0].Kind)
 	})
-	if allocs != 0 {
-		t.Errorf("Reducer.Apply of a delta: %v allocations, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "allocations of Reducer.Apply of a delta")
 }
 
 // The whole pipeline (lex + decode + reduce) fed one delta frame at a time
@@ -80,14 +77,10 @@ func TestAllocsStreamDelta(t *testing.T) {
 				s.Write(in)
 				n := 0
 				for s.Next() {
-					if u := s.Update(); u.Kind != reconstruct.UpdateText {
-						t.Fatalf("update %v", u.Kind)
-					}
+					require.Equal(t, reconstruct.UpdateText, s.Update().Kind)
 					n++
 				}
-				if n != 1 {
-					t.Fatalf("%d updates", n)
-				}
+				require.Equal(t, 1, n, "updates")
 			}
 			const runs = 100
 			for {
@@ -96,9 +89,7 @@ func TestAllocsStreamDelta(t *testing.T) {
 					break
 				}
 			}
-			if allocs := testing.AllocsPerRun(runs, step); allocs != 0 {
-				t.Errorf("Stream, one delta frame: %v allocations, want 0", allocs)
-			}
+			assert.Zero(t, testing.AllocsPerRun(runs, step), "allocations of a Stream, one delta frame")
 		})
 	}
 }

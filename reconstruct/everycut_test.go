@@ -130,34 +130,31 @@ func TestCutAtEveryByte(t *testing.T) {
 				cutRun.Reset(nil)
 				err, dones, werr := pushAll(cutRun, nil, prefix)
 				res := cutRun.Result()
-				if werr != nil || dones != 1 {
-					t.Fatalf("cut at %d: %v, %d UpdateDone", cut, werr, dones)
-				}
+				require.Equal(t, pushed{dones: 1}, pushed{werr, dones}, "cut at %d", cut)
 				if cut%(8*cutStride) == 0 {
 					rres, rerr := reconstruct.Read(strings.NewReader(prefix), nil)
-					if (rerr == nil) != (err == nil) || (err != nil && rerr.Error() != err.Error()) || !sameRun(res, rres) {
-						t.Fatalf("cut at %d: Read gives %v, the Stream %v", cut, rerr, err)
-					}
-				}
-				if res.LastEventID != lastID || res.TaskID != taskID {
-					t.Fatalf("cut at %d: task %q, last event id %q; want %q, %q", cut, res.TaskID, res.LastEventID, taskID, lastID)
-				}
-				if final {
 					if err != nil {
-						t.Fatalf("cut at %d, after the final state: %v", cut, err)
+						require.EqualError(t, rerr, err.Error(), "cut at %d: Read's error, the Stream's", cut)
+					} else {
+						require.NoError(t, rerr, "cut at %d: Read", cut)
 					}
+					require.True(t, sameRun(res, rres), "cut at %d: Read's run and the Stream's", cut)
+				}
+				require.Equal(t, [2]string{taskID, lastID}, [2]string{res.TaskID, res.LastEventID}, "cut at %d: task id, last event id", cut)
+				if final {
+					require.NoError(t, err, "cut at %d, after the final state", cut)
 				} else {
 					var te *reconstruct.TruncatedError
-					if !errors.As(err, &te) || !errors.Is(err, reconstruct.ErrTruncated) {
-						t.Fatalf("cut at %d: %v, want a *TruncatedError", cut, err)
-					}
+					require.ErrorAs(t, err, &te, "cut at %d", cut)
+					require.ErrorIs(t, err, reconstruct.ErrTruncated, "cut at %d", cut)
 					from := pendingFrom(c.in[last:cut])
 					inside := from >= 0
-					if te.TaskID != taskID || te.LastEventID != lastID || te.Offset != int64(cut) || te.Cause != nil ||
-						errors.Is(err, io.ErrUnexpectedEOF) != inside || (te.Cut != nil) != inside ||
-						(inside && te.Dropped != int64(cut-last-from)) || (!inside && te.Dropped != 0) {
-						t.Fatalf("cut at %d: %+v, want task %q, last event id %q, inside an event %v (from byte %d)", cut, te, taskID, lastID, inside, last+from)
+					want := truncation{TaskID: taskID, LastEventID: lastID, Offset: int64(cut), Inside: inside, UnexpectedEOF: inside}
+					if inside {
+						want.Dropped = int64(cut - last - from)
 					}
+					got := truncation{te.TaskID, te.LastEventID, te.Offset, te.Dropped, te.Cause, te.Cut != nil, errors.Is(err, io.ErrUnexpectedEOF)}
+					require.Equal(t, want, got, "cut at %d (an event pending from byte %d)", cut, last+from)
 					if cut%(4*cutStride) == cutStride {
 						doc = resultjson.Append(doc[:0], res, err, nil)
 						var d struct {
@@ -168,29 +165,25 @@ func TestCutAtEveryByte(t *testing.T) {
 								InsideEvent bool    `json:"insideEvent"`
 							}
 						}
-						if err := json.Unmarshal(doc, &d); err != nil || d.Error == nil || d.Error.Type != "truncated" ||
-							d.Error.TaskID == nil || *d.Error.TaskID != taskID || d.Error.LastEventID == nil ||
-							*d.Error.LastEventID != lastID || d.Error.InsideEvent != inside {
-							t.Fatalf("cut at %d: JSON document %s", cut, doc)
-						}
+						require.NoError(t, json.Unmarshal(doc, &d), "cut at %d", cut)
+						require.NotNil(t, d.Error, "cut at %d: JSON document %s", cut, doc)
+						require.Equal(t, "truncated", d.Error.Type, "cut at %d: JSON document %s", cut, doc)
+						require.Equal(t, &taskID, d.Error.TaskID, "cut at %d: JSON document %s", cut, doc)
+						require.Equal(t, &lastID, d.Error.LastEventID, "cut at %d: JSON document %s", cut, doc)
+						require.Equal(t, inside, d.Error.InsideEvent, "cut at %d: JSON document %s", cut, doc)
 					}
 				}
 
 				// The artifacts.
 				for _, a := range res.Artifacts {
 					u := uncut[a.ID]
-					if u == nil || !bytes.HasPrefix(u.Text(), a.Text()) || a.Sealed != sealed[a.ID] {
-						t.Fatalf("cut at %d: artifact %s (sealed %v) text %q, not a prefix of the uncut run's", cut, a.ID, a.Sealed, a.Text())
-					}
+					require.True(t, u != nil && bytes.HasPrefix(u.Text(), a.Text()) && a.Sealed == sealed[a.ID],
+						"cut at %d: artifact %s (sealed %v) text %q, not a prefix of the uncut run's", cut, a.ID, a.Sealed, a.Text())
 					if a.Sealed {
-						if diff := cmp.Diff(u, a, cmpResult); diff != "" {
-							t.Fatalf("cut at %d: sealed artifact %s differs (-uncut +cut):\n%s", cut, a.ID, diff)
-						}
+						require.Empty(t, cmp.Diff(u, a, cmpResult), "cut at %d: sealed artifact %s differs (-uncut +cut)", cut, a.ID)
 					}
 				}
-				if len(res.Artifacts) != len(sealed) {
-					t.Fatalf("cut at %d: %d artifacts, %d received", cut, len(res.Artifacts), len(sealed))
-				}
+				require.Len(t, res.Artifacts, len(sealed), "cut at %d: artifacts received", cut)
 
 				// Resume.
 				sub, ok := subscription(c.in, events, n, cut/cutStride%2 == 0)
@@ -199,22 +192,36 @@ func TestCutAtEveryByte(t *testing.T) {
 				}
 				resumeRun.Reset(nil)
 				closeErr, dones, werr := pushAll(resumeRun, resumeRun.Resume, prefix, sub)
-				if werr != nil || closeErr != nil || dones != 1 {
-					t.Fatalf("cut at %d, resumed: %v, %v, %d UpdateDone", cut, werr, closeErr, dones)
-				}
+				require.Equal(t, pushed{dones: 1}, pushed{errors.Join(werr, closeErr), dones}, "cut at %d, resumed", cut)
 				resumed++
 				// The runs are compared on what a cut changes first, and
 				// whole (their documents, then with cmp to say where they
 				// differ) at one cut in eight or when that differs.
 				if !sameRun(want, resumeRun.Result()) || cut%(8*cutStride) == 0 && !bytes.Equal(resultjson.Append(doc[:0], resumeRun.Result(), nil, nil), wantDoc) {
-					if diff := cmp.Diff(want, resumeRun.Result(), cmpResult, ignoreWhere); diff != "" {
-						t.Fatalf("cut at %d (%d events whole), resumed: Result differs (-uncut +resumed):\n%s", cut, n, diff)
-					}
+					require.Empty(t, cmp.Diff(want, resumeRun.Result(), cmpResult, ignoreWhere),
+						"cut at %d (%d events whole), resumed: Result differs (-uncut +resumed)", cut, n)
 				}
 			}
 			require.Greater(t, resumed, len(c.in)/cutStride/2, "most cuts resumed")
 		})
 	}
+}
+
+// pushed is how pushAll went: its write error and the number of
+// UpdateDone.
+type pushed struct {
+	err   error
+	dones int
+}
+
+// truncation is what a *TruncatedError says of a cut.
+type truncation struct {
+	TaskID, LastEventID string
+	Offset, Dropped     int64
+	Cause               error
+	// Inside tells that TruncatedError.Cut is set, UnexpectedEOF that
+	// the error is io.ErrUnexpectedEOF: the cut fell inside an event.
+	Inside, UnexpectedEOF bool
 }
 
 // sameRun compares what a cut and a resume can change in a run: its state,

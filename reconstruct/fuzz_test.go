@@ -1,11 +1,12 @@
 package reconstruct_test
 
 import (
-	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -82,12 +83,9 @@ func FuzzPipeline(f *testing.F) {
 		want := runStream(s, whole, opts)
 		for name, split := range map[string]splitter{"seed": randomSplits(uint64(seed)), "1-byte": oneByte} {
 			got := runStream(s, split, opts)
-			if !cmp.Equal(want.res, got.res, cmpResult) {
-				t.Fatalf("%s writes: Result differs (-whole +split):\n%s", name, cmp.Diff(want.res, got.res, cmpResult))
-			}
-			if !cmp.Equal(want.texts, got.texts) || !cmp.Equal(want.kinds, got.kinds) {
-				t.Fatalf("%s writes: updates differ", name)
-			}
+			require.Empty(t, cmp.Diff(want.res, got.res, cmpResult), "%s writes: Result differs (-whole +split)", name)
+			require.Equal(t, want.texts, got.texts, "%s writes: update texts", name)
+			require.Equal(t, want.kinds, got.kinds, "%s writes: update kinds", name)
 		}
 		var ne *reconstruct.NotEventStreamError
 		if !errors.As(want.err, &ne) {
@@ -96,36 +94,27 @@ func FuzzPipeline(f *testing.F) {
 			// Reducer alone does not).
 			generalUpdates, general := applyEach(s, whole, opts, true)
 			streamUpdates, stream := runUpdates(reconstruct.NewStream(opts), s, whole)
-			if diff := cmp.Diff(general, stream, cmpExact); diff != "" {
-				t.Fatalf("Apply off the delta route gives another Result (-general +Stream):\n%s", diff)
-			}
-			if diff := cmp.Diff(generalUpdates, streamUpdates); diff != "" {
-				t.Fatalf("Apply off the delta route gives other updates (-general +Stream):\n%s", diff)
-			}
+			require.Empty(t, cmp.Diff(general, stream, cmpExact), "Apply off the delta route gives another Result (-general +Stream)")
+			require.Empty(t, cmp.Diff(generalUpdates, streamUpdates), "Apply off the delta route gives other updates (-general +Stream)")
 		}
-		if want.dones != 1 {
-			t.Fatalf("%d UpdateDone", want.dones)
-		}
-		if want.err != want.res.Err {
-			t.Fatalf("Close returned %v, Result.Err is %v", want.err, want.res.Err)
-		}
-		if want.err != nil && !documented(want.err) {
-			t.Fatalf("undocumented error %T: %v", want.err, want.err)
+		require.Equal(t, 1, want.dones, "UpdateDone")
+		require.Equal(t, want.err, want.res.Err, "Close's error and Result.Err")
+		if want.err != nil {
+			require.True(t, documented(want.err), "undocumented error %T: %v", want.err, want.err)
 		}
 		var te *reconstruct.TruncatedError
-		if errors.As(want.err, &te) && te.LastEventID != want.res.LastEventID {
-			t.Fatalf("TruncatedError.LastEventID %q, Result.LastEventID %q", te.LastEventID, want.res.LastEventID)
+		if errors.As(want.err, &te) {
+			require.Equal(t, want.res.LastEventID, te.LastEventID, "TruncatedError.LastEventID")
 		}
 		for i := range want.res.Diagnostics {
-			if !documented(&want.res.Diagnostics[i]) {
-				t.Fatalf("undocumented diagnostic %v", want.res.Diagnostics[i].Err)
-			}
+			require.True(t, documented(&want.res.Diagnostics[i]), "undocumented diagnostic %v", want.res.Diagnostics[i].Err)
 		}
 		for _, a := range want.res.Artifacts {
-			live, stored := []byte(want.live[a.ID]), a.Text()
-			if a.Sealed && !bytes.Equal(live, stored) || !bytes.HasPrefix(stored, live) {
-				t.Fatalf("artifact %q (sealed %v): live text %q, stored %q", a.ID, a.Sealed, live, stored)
+			live, stored := want.live[a.ID], string(a.Text())
+			if a.Sealed {
+				require.Equal(t, stored, live, "artifact %q, sealed: live text and stored", a.ID)
 			}
+			require.True(t, strings.HasPrefix(stored, live), "artifact %q: live text %q, stored %q", a.ID, live, stored)
 		}
 	})
 }

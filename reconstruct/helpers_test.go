@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
@@ -281,18 +282,12 @@ func corpus(t testing.TB) []corpusStream {
 func testdataStreams(t testing.TB) []corpusStream {
 	t.Helper()
 	names, err := filepath.Glob("../internal/samples/*.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(names) == 0 {
-		t.Fatal("no recorded streams in ../internal/samples")
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, names, "recorded streams in ../internal/samples")
 	var out []corpusStream
 	for _, name := range names {
 		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		out = append(out, corpusStream{"samples/" + filepath.Base(name), string(b)})
 	}
 	return out
@@ -414,8 +409,6 @@ func invalidTexts(texts []string) []string {
 func state(t testing.TB, s string) parser.TaskState {
 	t.Helper()
 	st, err := parser.ParseTaskState(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return st
 }

@@ -1,8 +1,9 @@
 package reconstruct_test
 
 import (
-	"errors"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
@@ -17,7 +18,5 @@ func (overReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
 // given ends the run with sse.ErrInvalidRead instead of a panic.
 func TestReadInvalidCount(t *testing.T) {
 	_, err := reconstruct.Read(overReader{}, nil)
-	if !errors.Is(err, sse.ErrInvalidRead) {
-		t.Errorf("Read = %v, want ErrInvalidRead", err)
-	}
+	assert.ErrorIs(t, err, sse.ErrInvalidRead)
 }

@@ -193,8 +193,7 @@ func TestTextGrowth(t *testing.T) {
 		if old >= reconstruct.MaxDoubling {
 			want = old + old/4
 		}
-		if cap(text) < want || cap(text) > want+want/8 {
-			t.Fatalf("a full text of %d bytes got room for %d, want %d to %d", old, cap(text), want, want+want/8)
-		}
+		require.GreaterOrEqual(t, cap(text), want, "room for a full text of %d bytes", old)
+		require.LessOrEqual(t, cap(text), want+want/8, "room for a full text of %d bytes", old)
 	}
 }

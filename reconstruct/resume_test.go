@@ -231,20 +231,17 @@ func TestResume(t *testing.T) {
 							got.err = s.Close()
 							drain(s, got)
 							resumed++
-							if diff := cmp.Diff(want.res, s.Result(), cmpResult, ignoreWhere); diff != "" {
-								t.Fatalf("cut at %d (event %d), artifacts in snapshot %v, %s writes: Result differs (-uncut +resumed):\n%s\nsubscription:\n%s",
-									cut, k, withArtifacts, split.name, diff, sub)
-							}
-							if diff := cmp.Diff(want.live, got.live); diff != "" {
-								t.Fatalf("cut at %d, %s writes: live text differs (-uncut +resumed):\n%s", cut, split.name, diff)
-							}
+							require.Empty(t, cmp.Diff(want.res, s.Result(), cmpResult, ignoreWhere),
+								"cut at %d (event %d), artifacts in snapshot %v, %s writes: Result differs (-uncut +resumed); subscription:\n%s",
+								cut, k, withArtifacts, split.name, sub)
+							require.Equal(t, want.live, got.live, "cut at %d, %s writes: live text", cut, split.name)
 							require.Equal(t, 1, got.dones)
 						}
 					}
 				}
 			}
-			if resumed == 0 && len(events) > 2 {
-				t.Fatal("no cut was resumed")
+			if len(events) > 2 {
+				require.NotZero(t, resumed, "cuts resumed")
 			}
 		})
 	}
@@ -313,9 +310,7 @@ func TestResumeServerAhead(t *testing.T) {
 		feed(s, got, sub, split)
 		require.NoError(t, s.Close())
 		drain(s, got)
-		if diff := cmp.Diff(want.res, s.Result(), cmpResult); diff != "" {
-			t.Fatalf("Result differs (-uncut +resumed):\n%s", diff)
-		}
+		require.Empty(t, cmp.Diff(want.res, s.Result(), cmpResult), "Result differs (-uncut +resumed)")
 		require.Equal(t, want.live, got.live)
 	}
 }

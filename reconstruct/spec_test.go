@@ -10,7 +10,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -35,7 +34,7 @@ func artifact(t *testing.T, res *reconstruct.Result, id string) *reconstruct.Art
 			return a
 		}
 	}
-	t.Fatalf("no artifact %q", id)
+	require.FailNow(t, "no artifact "+id)
 	return nil
 }
 
@@ -497,9 +496,7 @@ func TestRule_AnswerIsLastSealedNonThinkingArtifact(t *testing.T) {
 		status("TASK_STATE_COMPLETED", "", ""))
 	res := read(t, in)
 	assert.Equal(t, "late", answerText(res))
-	if diff := cmp.Diff([]string{"a", "b", "c"}, ids(res.Artifacts)); diff != "" {
-		t.Error(diff)
-	}
+	assert.Equal(t, []string{"a", "b", "c"}, ids(res.Artifacts))
 }
 
 // A direct message reply (no task) is the answer.

@@ -34,9 +34,7 @@ func TestChunkingInvariance(t *testing.T) {
 			}
 			for _, split := range splits {
 				got := runStream(c.in, split.s, nil)
-				if diff := cmp.Diff(want.res, got.res, cmpResult); diff != "" {
-					t.Errorf("%s writes: Result differs (-whole +split):\n%s", split.name, diff)
-				}
+				assert.Empty(t, cmp.Diff(want.res, got.res, cmpResult), "%s writes: Result differs (-whole +split)", split.name)
 				assert.Equal(t, want.live, got.live, split.name)
 				assert.Equal(t, want.texts, got.texts, split.name)
 				assert.Equal(t, want.kinds, got.kinds, split.name)
@@ -57,9 +55,7 @@ func TestBindingsIdentical(t *testing.T) {
 			rest := runStream(c.in, whole, nil)
 			jrpc := runStream(rpc(c.in), whole, nil)
 			require.NotEqual(t, c.in, rpc(c.in))
-			if diff := cmp.Diff(rest.res, jrpc.res, cmpResult, ignoreWhere); diff != "" {
-				t.Errorf("Result differs (-REST +JSON-RPC):\n%s", diff)
-			}
+			assert.Empty(t, cmp.Diff(rest.res, jrpc.res, cmpResult, ignoreWhere), "Result differs (-REST +JSON-RPC)")
 			assert.Equal(t, rest.live, jrpc.live)
 			assert.Equal(t, rest.kinds, jrpc.kinds)
 		})
@@ -225,7 +221,7 @@ func (emptyReader) Read([]byte) (int, error) { return 0, nil }
 type failReader struct{ t *testing.T }
 
 func (r failReader) Read([]byte) (int, error) {
-	r.t.Error("read after the run ended with an error")
+	assert.Fail(r.t, "read after the run ended with an error")
 	return 0, io.EOF
 }
 
