@@ -5,6 +5,8 @@ package citations_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/citations"
 )
 
@@ -24,24 +26,17 @@ func TestResolveAllocs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := citations.NewResolver(citations.Options{Unit: tt.unit})
 			res := r.Resolve(tt.parts)
-			if len(res.Diagnostics) != 0 || len(res.Citations) == 0 {
-				t.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics)
-			}
-			if n := testing.AllocsPerRun(100, func() { r.Resolve(tt.parts) }); n != 0 {
-				t.Fatalf("warm Resolve allocates %v times per run", n)
-			}
+			require.Empty(t, res.Diagnostics, "diagnostics")
+			require.NotEmpty(t, res.Citations, "citations")
+			require.Zero(t, testing.AllocsPerRun(100, func() { r.Resolve(tt.parts) }), "allocations per warm Resolve")
 			dst := citations.AppendRender(nil, res.Text, res.Citations, citations.HTML)
-			if n := testing.AllocsPerRun(100, func() {
+			require.Zero(t, testing.AllocsPerRun(100, func() {
 				dst = citations.AppendRender(dst[:0], res.Text, res.Citations, citations.HTML)
-			}); n != 0 {
-				t.Fatalf("AppendRender into a large enough buffer allocates %v times per run", n)
-			}
+			}), "allocations per AppendRender into a large enough buffer")
 		})
 	}
 	text := []byte("a😀é\xE2\x82 and more")
-	if n := testing.AllocsPerRun(100, func() { _, _ = citations.Convert(text, 5, citations.UTF16) }); n != 0 {
-		t.Fatalf("Convert allocates %v times per run", n)
-	}
+	require.Zero(t, testing.AllocsPerRun(100, func() { _, _ = citations.Convert(text, 5, citations.UTF16) }), "allocations per Convert")
 }
 
 func mustClinical(u citations.Unit) []citations.Part {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/citations"
 )
 
@@ -101,28 +104,26 @@ func TestDiagnostics(t *testing.T) {
 					ds = append(ds, d)
 				}
 			}
-			if len(ds) != 1 {
-				t.Fatalf("diagnostics %v, want one %v", ds, tt.want)
-			}
+			require.Len(t, ds, 1, "diagnostics, want one %v", tt.want)
 			d := ds[0]
-			if !errors.Is(d, tt.want) || d.Part != tt.part || d.Index != tt.index {
-				t.Fatalf("diagnostic %v (part %d, index %d), want %v at part %d index %d", d, d.Part, d.Index, tt.want, tt.part, tt.index)
-			}
+			require.ErrorIs(t, d, tt.want)
+			require.Equal(t, tt.part, d.Part, "diagnostic %v: part", d)
+			require.Equal(t, tt.index, d.Index, "diagnostic %v: index", d)
 			var le *citations.LocateError
-			if isLocate := errors.As(d, &le); isLocate != (tt.token != -2) {
-				t.Fatalf("diagnostic %v: LocateError %v, want token %d", d, isLocate, tt.token)
-			} else if isLocate && le.Token != tt.token {
-				t.Fatalf("diagnostic %v: token %d, want %d", d, le.Token, tt.token)
+			isLocate := errors.As(d, &le)
+			require.Equal(t, tt.token != -2, isLocate, "diagnostic %v: a *LocateError (want token %d)", d, tt.token)
+			if isLocate {
+				require.Equal(t, tt.token, le.Token, "diagnostic %v: token", d)
 			}
-			if tt.message != "" && d.Error() != tt.message {
-				t.Fatalf("message %q, want %q", d.Error(), tt.message)
+			if tt.message != "" {
+				require.Equal(t, tt.message, d.Error(), "message")
 			}
-			if kept := len(res.Citations) > 0; kept != tt.kept {
-				t.Fatalf("citations %d, want kept=%v", len(res.Citations), tt.kept)
-			}
+			require.Equal(t, tt.kept, len(res.Citations) > 0, "citation kept (%d citations)", len(res.Citations))
 			for _, c := range res.Citations {
-				if tt.kept && tt.want != citations.ErrTooManyCitations && tt.want != citations.ErrScanLimit && (!errors.Is(c.Err, tt.want) || c.Target != nil || c.TargetKind != citations.ValueNone) {
-					t.Fatalf("kept citation has Err %v, Target %q, kind %v", c.Err, c.Target, c.TargetKind)
+				if tt.kept && tt.want != citations.ErrTooManyCitations && tt.want != citations.ErrScanLimit {
+					require.ErrorIs(t, c.Err, tt.want, "the kept citation's Err")
+					require.Nil(t, c.Target, "the kept citation's Target")
+					require.Equal(t, citations.ValueNone, c.TargetKind, "the kept citation's TargetKind")
 				}
 			}
 		})
@@ -136,27 +137,23 @@ func TestNoCitations(t *testing.T) {
 		parts := diagParts(meta)
 		parts = append(parts[:5], parts[7:]...) // no duplicate ids
 		res := citations.Resolve(parts, citations.Options{})
-		if len(res.Citations) != 0 || len(res.Diagnostics) != 0 {
-			t.Errorf("metadata %q: citations %v, diagnostics %v", meta, res.Citations, res.Diagnostics)
-		}
+		assert.Empty(t, res.Citations, "metadata %q: citations", meta)
+		assert.Empty(t, res.Diagnostics, "metadata %q: diagnostics", meta)
 	}
 }
 
 func TestDuplicatePartID(t *testing.T) {
 	res := citations.Resolve(diagParts(entry(`"dup"`, "1", "")), citations.Options{})
-	if len(res.Diagnostics) != 1 {
-		t.Fatalf("diagnostics %v", res.Diagnostics)
-	}
+	require.Len(t, res.Diagnostics, 1, "diagnostics")
 	d := res.Diagnostics[0]
-	if !errors.Is(d, citations.ErrDuplicatePartID) || d.Part != 6 || d.Index != -1 || string(d.ID) != "dup" {
-		t.Fatalf("diagnostic %v part %d index %d", d, d.Part, d.Index)
-	}
-	if want := `citations: part 6 id "dup": data part id is not unique`; d.Error() != want {
-		t.Fatalf("message %q, want %q", d.Error(), want)
-	}
-	if len(res.Citations) != 1 || res.Citations[0].DataPart != 5 || string(res.Citations[0].Target) != "1" {
-		t.Fatalf("citation %+v, want joined to the first part with the id", res.Citations)
-	}
+	require.ErrorIs(t, d, citations.ErrDuplicatePartID)
+	require.Equal(t, 6, d.Part, "part")
+	require.Equal(t, -1, d.Index, "index")
+	require.Equal(t, "dup", string(d.ID), "id")
+	require.Equal(t, `citations: part 6 id "dup": data part id is not unique`, d.Error(), "message")
+	require.Len(t, res.Citations, 1, "citations")
+	require.Equal(t, 5, res.Citations[0].DataPart, "the citation is joined to the first part with the id")
+	require.Equal(t, "1", string(res.Citations[0].Target), "the citation's target")
 }
 
 func TestLocatorForms(t *testing.T) {
@@ -185,18 +182,15 @@ func TestLocatorForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := citations.Resolve(diagParts(entry(`"str"`, "0", tt.locator)), citations.Options{})
-			if len(res.Citations) != 1 {
-				t.Fatalf("citations %v, diagnostics %v", res.Citations, res.Diagnostics)
-			}
+			require.Len(t, res.Citations, 1, "citations; diagnostics %v", res.Diagnostics)
 			c := res.Citations[0]
-			if c.Err != nil || c.Locator.Kind != tt.kind || string(c.Target) != tt.target || c.TargetKind != tt.tk {
-				t.Fatalf("locator %v target %q kind %v err %v", c.Locator.Kind, c.Target, c.TargetKind, c.Err)
-			}
-			if got := string(c.Locator.AppendText(nil)); got != tt.text {
-				t.Fatalf("AppendText %q, want %q", got, tt.text)
-			}
-			if tt.locator != "" && tt.locator != "null" && string(c.Locator.Raw) != tt.locator {
-				t.Fatalf("Raw %q, want %q", c.Locator.Raw, tt.locator)
+			require.NoError(t, c.Err)
+			require.Equal(t, tt.kind, c.Locator.Kind, "locator kind")
+			require.Equal(t, tt.target, string(c.Target), "target")
+			require.Equal(t, tt.tk, c.TargetKind, "target kind")
+			require.Equal(t, tt.text, string(c.Locator.AppendText(nil)), "AppendText")
+			if tt.locator != "" && tt.locator != "null" {
+				require.Equal(t, tt.locator, string(c.Locator.Raw), "Raw")
 			}
 		})
 	}
@@ -221,13 +215,14 @@ func TestSpellings(t *testing.T) {
 					ds = append(ds, d)
 				}
 			}
-			if len(ds) != 0 || len(res.Citations) != 1 {
-				t.Fatalf("diagnostics %v, citations %d", ds, len(res.Citations))
-			}
+			require.Empty(t, ds, "diagnostics")
+			require.Len(t, res.Citations, 1, "citations")
 			c := res.Citations[0]
-			if string(c.ID) != "obj" || c.RuneIndex != 2 || c.ByteOffset != 5 || c.UTF16Index != 3 || string(c.Target) != `"x"` {
-				t.Fatalf("citation %+v", c)
-			}
+			require.Equal(t, "obj", string(c.ID), "id")
+			require.Equal(t, 2, c.RuneIndex, "RuneIndex")
+			require.Equal(t, 5, c.ByteOffset, "ByteOffset")
+			require.Equal(t, 3, c.UTF16Index, "UTF16Index")
+			require.Equal(t, `"x"`, string(c.Target), "target")
 		})
 	}
 }
@@ -241,14 +236,10 @@ func TestDiagnosticMessagesArePrefixed(t *testing.T) {
 		citations.ErrLocatorSyntax, citations.ErrUnknownLocator, citations.ErrNoMember, citations.ErrBadIndex,
 		citations.ErrIndexRange, citations.ErrNotContainer, citations.ErrNotText, citations.ErrLineRange, citations.ErrScanLimit,
 	} {
-		if !strings.HasPrefix(err.Error(), "citations: ") {
-			t.Errorf("%q lacks the package prefix", err)
-		}
+		assert.True(t, strings.HasPrefix(err.Error(), "citations: "), "%q lacks the package prefix", err)
 	}
 	le := &citations.LocateError{Pointer: "/a", Token: 0, Err: citations.ErrNoMember}
-	if got, want := le.Error(), `citations: locator "/a" token 0: object has no such member`; got != want {
-		t.Fatalf("LocateError %q, want %q", got, want)
-	}
+	assert.Equal(t, `citations: locator "/a" token 0: object has no such member`, le.Error(), "LocateError")
 }
 
 // scanParts cites a data part of 1 MiB, {"pad":"xxx…"}, n times with
@@ -294,16 +285,10 @@ func TestScanLimitBoundsWork(t *testing.T) {
 	// charged the string (1 MiB); evaluation stops once more than
 	// DefaultMaxScan bytes were charged.
 	want := citations.DefaultMaxScan/(1<<20) - 1
-	if evaluated != want || limited != n-want {
-		t.Fatalf("line ranges: %d evaluated, %d limited; want %d and %d", evaluated, limited, want, n-want)
-	}
+	assert.Equal(t, []int{want, n - want}, []int{evaluated, limited}, "line ranges: evaluated and limited")
 	// Pointers and line ranges on the whole data read it once.
 	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{}), citations.ErrNoMember)
-	if evaluated != n || limited != 0 {
-		t.Fatalf("pointers: %d evaluated, %d limited; want %d and 0", evaluated, limited, n)
-	}
+	assert.Equal(t, []int{n, 0}, []int{evaluated, limited}, "pointers: evaluated and limited")
 	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{MaxScan: 1 << 20}), citations.ErrNoMember)
-	if evaluated != 1 || limited != n-1 {
-		t.Fatalf("pointers, MaxScan 1 MiB: %d evaluated, %d limited; want 1 and %d", evaluated, limited, n-1)
-	}
+	assert.Equal(t, []int{1, n - 1}, []int{evaluated, limited}, "pointers, MaxScan 1 MiB: evaluated and limited")
 }

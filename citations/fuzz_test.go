@@ -1,12 +1,13 @@
 package citations_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
 )
@@ -69,9 +70,7 @@ func FuzzResolve(f *testing.F) {
 		var r citations.Resolver
 		r.Reset(citations.Options{Unit: u, MaxCitations: 64})
 		res := r.Resolve(parts)
-		if !bytes.Equal(res.Text, text) {
-			t.Fatalf("joined text %q, want %q", res.Text, text)
-		}
+		require.Equal(t, string(text), string(res.Text), "joined text")
 		prev := 0
 		numbers := map[string]int{} // target (part, locator as written) → number
 		for i, c := range res.Citations {
@@ -79,24 +78,24 @@ func FuzzResolve(f *testing.F) {
 			if c.Locator.Kind != citations.LocatorUnknown {
 				target = fmt.Sprintf("%d %d %q %d-%d", c.DataPart, c.Locator.Kind, c.Locator.Pointer, c.Locator.StartLine, c.Locator.EndLine)
 			}
-			if n, ok := numbers[target]; ok && n != c.Number || !ok && c.Number != len(numbers)+1 {
-				t.Fatalf("citation %d (target %s) has number %d; numbers so far %v", i, target, c.Number, numbers)
+			wantNumber, seen := numbers[target]
+			if !seen {
+				wantNumber = len(numbers) + 1
 			}
+			require.Equal(t, wantNumber, c.Number, "citation %d (target %s): number; numbers so far %v", i, target, numbers)
 			numbers[target] = c.Number
-			if c.ByteOffset < prev || c.ByteOffset > len(text) {
-				t.Fatalf("citation %d at byte %d: out of order or out of bounds (%d bytes)", i, c.ByteOffset, len(text))
-			}
+			require.GreaterOrEqual(t, c.ByteOffset, prev, "citation %d: ByteOffset out of order", i)
+			require.LessOrEqual(t, c.ByteOffset, len(text), "citation %d: ByteOffset out of bounds", i)
 			prev = c.ByteOffset
-			if p, err := citations.Convert(text, c.Offset, u); err != nil || p != c.Position {
-				t.Fatalf("citation %d at %+v, Convert gives %+v, %v", i, c.Position, p, err)
-			}
-			if c.DataPart < 0 || c.DataPart >= len(parts) || c.Number < 1 {
-				t.Fatalf("citation %d: data part %d, number %d", i, c.DataPart, c.Number)
-			}
+			p, err := citations.Convert(text, c.Offset, u)
+			require.NoError(t, err, "citation %d at %+v: Convert", i, c.Position)
+			require.Equal(t, p, c.Position, "citation %d: the position Convert gives", i)
+			require.GreaterOrEqual(t, c.DataPart, 0, "citation %d: data part", i)
+			require.Less(t, c.DataPart, len(parts), "citation %d: data part", i)
+			require.GreaterOrEqual(t, c.Number, 1, "citation %d: number", i)
 			if c.Err != nil {
-				if c.Target != nil || !matchesSentinel(c.Err) {
-					t.Fatalf("citation %d: Err %v with target %q", i, c.Err, c.Target)
-				}
+				require.Nil(t, c.Target, "citation %d: Err %v with a target", i, c.Err)
+				require.True(t, matchesSentinel(c.Err), "citation %d: Err %v matches no sentinel", i, c.Err)
 				continue
 			}
 			cited := parts[c.DataPart]
@@ -105,27 +104,26 @@ func FuzzResolve(f *testing.F) {
 				src = cited.Text
 			}
 			if c.TargetKind != citations.ValueText || cited.Kind == citations.PartText {
-				if end := c.TargetOffset + len(c.Target); c.TargetOffset < 0 || end > len(src) || !bytes.Equal(src[c.TargetOffset:end], c.Target) {
-					t.Fatalf("citation %d: target %q is not at %d in the cited part", i, c.Target, c.TargetOffset)
-				}
+				end := c.TargetOffset + len(c.Target)
+				require.GreaterOrEqual(t, c.TargetOffset, 0, "citation %d: TargetOffset", i)
+				require.LessOrEqual(t, end, len(src), "citation %d: target %q at %d past the cited part", i, c.Target, c.TargetOffset)
+				require.Equal(t, string(src[c.TargetOffset:end]), string(c.Target), "citation %d: the target is at %d in the cited part", i, c.TargetOffset)
 			}
 		}
 		for _, d := range res.Diagnostics {
-			if !matchesSentinel(d) || d.Part < 0 || d.Part >= len(parts) || d.Error() == "" {
-				t.Fatalf("diagnostic %v matches no sentinel or names no part", d)
-			}
+			require.True(t, matchesSentinel(d), "diagnostic %v matches no sentinel", d)
+			require.GreaterOrEqual(t, d.Part, 0, "diagnostic %v names no part", d)
+			require.Less(t, d.Part, len(parts), "diagnostic %v names no part", d)
+			require.NotEmpty(t, d.Error(), "diagnostic message")
 		}
 		plain := citations.AppendRenderFunc(nil, res.Text, res.Citations, func(dst []byte, _ *citations.Resolved) []byte { return dst })
-		if !bytes.Equal(plain, text) {
-			t.Fatalf("rendering with empty markers changed the text")
-		}
+		require.Equal(t, string(text), string(plain), "rendering with empty markers changed the text")
 		for _, s := range []citations.Style{citations.Numbered, citations.Footnotes, citations.HTML} {
 			citations.AppendRender(nil, res.Text, res.Citations, s)
 		}
 		again := citations.Resolve(parts, citations.Options{Unit: u, MaxCitations: 64})
-		if len(again.Citations) != len(res.Citations) || len(again.Diagnostics) != len(res.Diagnostics) {
-			t.Fatalf("a fresh Resolve disagrees with a reset Resolver")
-		}
+		require.Len(t, again.Citations, len(res.Citations), "citations of a fresh Resolve and of a reset Resolver")
+		require.Len(t, again.Diagnostics, len(res.Diagnostics), "diagnostics of a fresh Resolve and of a reset Resolver")
 	})
 }
 

@@ -23,9 +23,8 @@ func renderParts() []citations.Part {
 
 func TestAppendRender(t *testing.T) {
 	res := citations.Resolve(renderParts(), citations.Options{})
-	if len(res.Diagnostics) != 0 || len(res.Citations) != 3 {
-		t.Fatalf("diagnostics %v, %d citations", res.Diagnostics, len(res.Citations))
-	}
+	require.Empty(t, res.Diagnostics, "diagnostics")
+	require.Len(t, res.Citations, 3, "citations")
 	tests := []struct {
 		name  string
 		style citations.Style
@@ -40,9 +39,7 @@ func TestAppendRender(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := citations.AppendRender([]byte(">>"), res.Text, res.Citations, tt.style)
-			if string(got) != tt.want {
-				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
-			}
+			assert.Equal(t, tt.want, string(got))
 		})
 	}
 }
@@ -56,9 +53,7 @@ func TestAppendRenderFunc(t *testing.T) {
 		dst = strconv.AppendInt(dst, int64(c.UTF16Index), 10)
 		return append(dst, '}')
 	})
-	if want := `Café{p'1@4}{p2@4} "A&B" <ok>.{p'1@16}`; string(got) != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
+	assert.Equal(t, `Café{p'1@4}{p2@4} "A&B" <ok>.{p'1@16}`, string(got))
 }
 
 func TestAppendRenderEdges(t *testing.T) {
@@ -76,17 +71,11 @@ func TestAppendRenderEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := citations.AppendRender(nil, text, tt.cites, citations.Numbered); string(got) != tt.want {
-				t.Fatalf("got %q, want %q", got, tt.want)
-			}
+			assert.Equal(t, tt.want, string(citations.AppendRender(nil, text, tt.cites, citations.Numbered)))
 		})
 	}
-	if got := citations.AppendRender(nil, text, nil, citations.Footnotes); string(got) != "abc" {
-		t.Fatalf("footnotes without citations: %q", got)
-	}
-	if got := citations.AppendRender(nil, text, nil, citations.HTML); string(got) != "abc" {
-		t.Fatalf("HTML without citations: %q", got)
-	}
+	assert.Equal(t, "abc", string(citations.AppendRender(nil, text, nil, citations.Footnotes)), "footnotes without citations")
+	assert.Equal(t, "abc", string(citations.AppendRender(nil, text, nil, citations.HTML)), "HTML without citations")
 }
 
 func TestStrings(t *testing.T) {
@@ -104,9 +93,9 @@ func TestStrings(t *testing.T) {
 		{citations.Style(5).String(), "Invalid(5)"},
 	}
 	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("String() = %q, want %q", tt.got, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.got, "String()")
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
@@ -102,39 +103,27 @@ func TestClinicalAnswer(t *testing.T) {
 	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
 		t.Run(u.String(), func(t *testing.T) {
 			parts, text, pos := clinicalParts(u)
-			if pos[0].ByteOffset == pos[0].RuneIndex || pos[0].RuneIndex == pos[0].UTF16Index {
-				t.Fatalf("the three units must differ before the first marker: %+v", pos[0])
-			}
+			require.NotEqual(t, pos[0].ByteOffset, pos[0].RuneIndex, "the three units must differ before the first marker: %+v", pos[0])
+			require.NotEqual(t, pos[0].RuneIndex, pos[0].UTF16Index, "the three units must differ before the first marker: %+v", pos[0])
 			res := citations.Resolve(parts, citations.Options{Unit: u})
-			if len(res.Diagnostics) != 0 {
-				t.Fatalf("diagnostics: %v", res.Diagnostics)
-			}
-			if string(res.Text) != text {
-				t.Fatalf("joined text %q, want %q", res.Text, text)
-			}
-			if len(res.Citations) != len(wants) {
-				t.Fatalf("%d citations, want %d", len(res.Citations), len(wants))
-			}
+			require.Empty(t, res.Diagnostics, "diagnostics")
+			require.Equal(t, text, string(res.Text), "joined text")
+			require.Len(t, res.Citations, len(wants), "citations")
 			for i, c := range res.Citations {
 				w := wants[i]
-				if c.Position != pos[i] {
-					t.Errorf("citation %d at %+v, want %+v", i, c.Position, pos[i])
-				}
-				if c.Offset != offsetIn(pos[i], u) {
-					t.Errorf("citation %d offset %d, want %d", i, c.Offset, offsetIn(pos[i], u))
-				}
-				if string(c.ID) != w.id || string(c.Target) != w.target || c.TargetKind != w.kind ||
-					c.Part != w.part || c.Index != w.index || c.DataPart != w.dataPart || c.Number != w.number || c.Err != nil {
-					t.Errorf("citation %d = id %q target %q kind %v part %d index %d data part %d number %d err %v\nwant %+v",
-						i, c.ID, c.Target, c.TargetKind, c.Part, c.Index, c.DataPart, c.Number, c.Err, w)
-				}
+				assert.Equal(t, pos[i], c.Position, "citation %d: position", i)
+				assert.Equal(t, offsetIn(pos[i], u), c.Offset, "citation %d: offset", i)
+				assert.NoError(t, c.Err, "citation %d", i)
+				got := want{id: string(c.ID), target: string(c.Target), kind: c.TargetKind, part: c.Part, index: c.Index, dataPart: c.DataPart, number: c.Number, targetOffset: w.targetOffset}
+				assert.Equal(t, w, got, "citation %d", i)
 				data := parts[c.DataPart].Data
 				if w.targetOffset < 0 {
-					if end := c.TargetOffset + len(c.Target); end > len(data) || string(data[c.TargetOffset:end]) != string(c.Target) {
-						t.Errorf("citation %d: Target is not at TargetOffset %d of Data", i, c.TargetOffset)
+					end := c.TargetOffset + len(c.Target)
+					if assert.LessOrEqual(t, end, len(data), "citation %d: Target past the end of Data", i) {
+						assert.Equal(t, string(c.Target), string(data[c.TargetOffset:end]), "citation %d: Target is at TargetOffset %d of Data", i, c.TargetOffset)
 					}
-				} else if c.TargetOffset != w.targetOffset {
-					t.Errorf("citation %d TargetOffset %d, want %d", i, c.TargetOffset, w.targetOffset)
+				} else {
+					assert.Equal(t, w.targetOffset, c.TargetOffset, "citation %d: TargetOffset", i)
 				}
 			}
 		})
@@ -149,9 +138,7 @@ func TestRenderClinical(t *testing.T) {
 		"HbA1c 7.2 %[^3] (↑) and LDL 4.1 mmol/L[^4]. She said «I wake up coughing, every night»[^5] 😷.[^6]" +
 		"\n\n[^1]: dp.conditions /conditions/0/code\n[^2]: dp.conditions #/conditions/0/code/code\n" +
 		"[^3]: dp.labs /results/0/valueQuantity/value\n[^4]: dp.labs /results/1\n[^5]: dp.transcript L3-L4\n[^6]: dp.transcript L2\n"
-	if got != want {
-		t.Fatalf("rendered\n%s\nwant\n%s", got, want)
-	}
+	require.Equal(t, want, got, "rendered")
 }
 
 // A Resolver reused across artifacts gives the same result as a fresh one.
@@ -160,20 +147,15 @@ func TestResolverReuse(t *testing.T) {
 	r := citations.NewResolver(citations.Options{Unit: citations.UTF16})
 	for range 3 {
 		res := r.Resolve(parts)
-		if len(res.Citations) != len(pos) || len(res.Diagnostics) != 0 {
-			t.Fatalf("%d citations, %d diagnostics", len(res.Citations), len(res.Diagnostics))
-		}
+		require.Len(t, res.Citations, len(pos), "citations")
+		require.Empty(t, res.Diagnostics, "diagnostics")
 		for i, c := range res.Citations {
-			if c.Position != pos[i] {
-				t.Fatalf("citation %d at %+v, want %+v", i, c.Position, pos[i])
-			}
+			require.Equal(t, pos[i], c.Position, "citation %d: position", i)
 		}
 		r.Reset(citations.Options{Unit: citations.UTF16})
 	}
 	var zero citations.Resolver
-	if res := zero.Resolve(parts); len(res.Diagnostics) == 0 {
-		t.Fatal("a zero Resolver counts code points, so UTF-16 offsets past the end must be reported")
-	}
+	require.NotEmpty(t, zero.Resolve(parts).Diagnostics, "a zero Resolver counts code points, so UTF-16 offsets past the end must be reported")
 }
 
 // Citations at one offset keep entry order (text part, then index), and
@@ -191,13 +173,8 @@ func TestOrderAndNumbers(t *testing.T) {
 	for _, c := range res.Citations {
 		got = append(got, fmt.Sprintf("%s@%d#%d(%d.%d)", c.ID, c.ByteOffset, c.Number, c.Part, c.Index))
 	}
-	want := "x@1#1(0.1) y@1#2(0.2) x@1#1(1.0) y@2#2(0.0)"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("got %s\nwant %s", strings.Join(got, " "), want)
-	}
-	if r := citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered); string(r) != "a[1][2][1]b[2]cd" {
-		t.Fatalf("rendered %q", r)
-	}
+	require.Equal(t, "x@1#1(0.1) y@1#2(0.2) x@1#1(1.0) y@2#2(0.0)", strings.Join(got, " "))
+	require.Equal(t, "a[1][2][1]b[2]cd", string(citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered)), "rendered")
 }
 
 func TestInvalidUTF8Counting(t *testing.T) {
@@ -221,16 +198,12 @@ func TestInvalidUTF8Counting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			end, err := citations.Convert([]byte(tt.text), len(tt.text), citations.Bytes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if end.RuneIndex != tt.runes || end.UTF16Index != tt.runes {
-				t.Fatalf("end at %+v, want %d code points and UTF-16 units", end, tt.runes)
-			}
+			require.NoError(t, err)
+			require.Equal(t, tt.runes, end.RuneIndex, "code points to the end")
+			require.Equal(t, tt.runes, end.UTF16Index, "UTF-16 units to the end")
 			back, err := citations.Convert([]byte(tt.text), tt.runes, citations.CodePoints)
-			if err != nil || back != end {
-				t.Fatalf("Convert back = %+v, %v; want %+v", back, err, end)
-			}
+			require.NoError(t, err, "Convert back")
+			require.Equal(t, end, back, "Convert back")
 		})
 	}
 }
@@ -254,16 +227,14 @@ func TestConvertErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := citations.Convert(text, tt.off, tt.unit); !errors.Is(err, tt.want) {
-				t.Fatalf("Convert(%d, %v) error %v, want %v", tt.off, tt.unit, err, tt.want)
-			}
+			_, err := citations.Convert(text, tt.off, tt.unit)
+			require.ErrorIs(t, err, tt.want, "Convert(%d, %v)", tt.off, tt.unit)
 		})
 	}
 	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
 		end, err := citations.Convert(text, map[citations.Unit]int{citations.CodePoints: 4, citations.Bytes: 9, citations.UTF16: 5}[u], u)
-		if err != nil || end != (citations.Position{ByteOffset: 9, RuneIndex: 4, UTF16Index: 5}) {
-			t.Fatalf("%v: end of text = %+v, %v", u, end, err)
-		}
+		require.NoError(t, err, "%v: end of text", u)
+		require.Equal(t, citations.Position{ByteOffset: 9, RuneIndex: 4, UTF16Index: 5}, end, "%v: end of text", u)
 	}
 }
 
@@ -291,35 +262,26 @@ func TestConvertRoundTrip(t *testing.T) {
 			if errors.Is(err, citations.ErrOffsetSplitsChar) {
 				continue
 			}
-			if err != nil {
-				t.Fatalf("iteration %d: Convert(%q, %d bytes): %v", iter, b, off, err)
-			}
+			require.NoError(t, err, "iteration %d: Convert(%q, %d bytes)", iter, b, off)
 			boundaries = append(boundaries, p)
 		}
 		for i, p := range boundaries {
-			if p.RuneIndex != i {
-				t.Fatalf("iteration %d: boundary %d has RuneIndex %d", iter, i, p.RuneIndex)
-			}
+			require.Equal(t, i, p.RuneIndex, "iteration %d: boundary %d: RuneIndex", iter, i)
 			for _, u := range []citations.Unit{citations.CodePoints, citations.UTF16} {
 				q, err := citations.Convert(b, offsetIn(p, u), u)
-				if err != nil || q != p {
-					t.Fatalf("iteration %d: %v offset %d gives %+v, %v; want %+v", iter, u, offsetIn(p, u), q, err, p)
-				}
+				require.NoError(t, err, "iteration %d: %v offset %d", iter, u, offsetIn(p, u))
+				require.Equal(t, p, q, "iteration %d: %v offset %d", iter, u, offsetIn(p, u))
 			}
 			if utf8.Valid(b) {
 				prefix := string(b[:p.ByteOffset])
-				if p.RuneIndex != utf8.RuneCountInString(prefix) || p.UTF16Index != len(utf16.Encode([]rune(prefix))) {
-					t.Fatalf("iteration %d: %+v disagrees with the standard library", iter, p)
-				}
+				require.Equal(t, utf8.RuneCountInString(prefix), p.RuneIndex, "iteration %d: %+v: code points by the standard library", iter, p)
+				require.Equal(t, len(utf16.Encode([]rune(prefix))), p.UTF16Index, "iteration %d: %+v: UTF-16 units by the standard library", iter, p)
 			}
 		}
 		last := boundaries[len(boundaries)-1]
-		if last.ByteOffset != len(b) {
-			t.Fatalf("iteration %d: last boundary %+v, text is %d bytes", iter, last, len(b))
-		}
-		if _, err := citations.Convert(b, last.UTF16Index+1, citations.UTF16); !errors.Is(err, citations.ErrOffsetOutOfRange) {
-			t.Fatalf("iteration %d: one past the end: %v", iter, err)
-		}
+		require.Equal(t, len(b), last.ByteOffset, "iteration %d: the last boundary is the end of the text", iter)
+		_, err := citations.Convert(b, last.UTF16Index+1, citations.UTF16)
+		require.ErrorIs(t, err, citations.ErrOffsetOutOfRange, "iteration %d: one past the end", iter)
 	}
 }
 
@@ -332,9 +294,8 @@ func TestResultClone(t *testing.T) {
 	res := r.Resolve(parts)
 	want := fmt.Sprintf("%q %v", res.Text, res.Citations) + fmt.Sprint(res.Diagnostics)
 	clone := res.Clone()
-	if len(clone.Diagnostics) != 1 || len(clone.Citations) != 6 {
-		t.Fatalf("clone has %d citations, diagnostics %v", len(clone.Citations), clone.Diagnostics)
-	}
+	require.Len(t, clone.Diagnostics, 1, "the clone's diagnostics")
+	require.Len(t, clone.Citations, 6, "the clone's citations")
 	r.Resolve(diagParts(entry(`"obj"`, "1", `"/a"`)))
 	for i := range parts {
 		for _, b := range [][]byte{parts[i].Text, parts[i].Data, parts[i].Metadata} {
@@ -343,9 +304,7 @@ func TestResultClone(t *testing.T) {
 			}
 		}
 	}
-	if got := fmt.Sprintf("%q %v", clone.Text, clone.Citations) + fmt.Sprint(clone.Diagnostics); got != want {
-		t.Fatalf("clone changed:\n%s\nwant\n%s", got, want)
-	}
+	require.Equal(t, want, fmt.Sprintf("%q %v", clone.Text, clone.Citations)+fmt.Sprint(clone.Diagnostics), "the clone changed")
 }
 
 // TestSurrogatePairSplitBetweenParts checks that a pair split between two
@@ -358,16 +317,10 @@ func TestSurrogatePairSplitBetweenParts(t *testing.T) {
 		{Kind: citations.PartData, Data: []byte(`{"x":1}`), Metadata: []byte(`{"dataPartId":"d"}`)},
 	}
 	res := citations.Resolve(parts, citations.Options{})
-	if string(res.Text) != "a😀b" {
-		t.Fatalf("Text = %q, want %q", res.Text, "a😀b")
-	}
-	if len(res.Citations) != 1 || len(res.Diagnostics) != 0 {
-		t.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics)
-	}
-	want := citations.Position{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}
-	if got := res.Citations[0].Position; got != want {
-		t.Errorf("Position = %+v, want %+v", got, want)
-	}
+	require.Equal(t, "a😀b", string(res.Text), "Text")
+	require.Len(t, res.Citations, 1, "citations")
+	require.Empty(t, res.Diagnostics, "diagnostics")
+	assert.Equal(t, citations.Position{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}, res.Citations[0].Position, "Position")
 }
 
 // manyPointerParts builds an answer citing one data part n times, each
