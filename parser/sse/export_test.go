@@ -2,10 +2,6 @@ package sse
 
 // Test-only access to the Lexer's internals.
 
-// BytesScanned returns how many bytes the Lexer's scanning loop has
-// examined so far (searches for line ends, colons and NULs).
-func (lx *Lexer) BytesScanned() int64 { return lx.scanned }
-
 // HeldBytes returns the capacity of every buffer the Lexer holds.
 func (lx *Lexer) HeldBytes() int { return cap(lx.buf) + cap(lx.data) + cap(lx.lastID) }
 

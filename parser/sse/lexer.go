@@ -2,8 +2,13 @@ package sse
 
 // This file is structured as: the options and the Lexer type with its
 // invariants; the public methods (Write, Next, Frame, Close, Err, Reset and
-// the accessors); then the scanning core (line ends, one line, one field,
-// dispatch, the oversized-event skip) and buffer management.
+// the accessors); then the scanning core: the one line loop of Next (line
+// ends, then each line: blank, comment or field), the field classifier,
+// dispatch (the one place a frame is built), the oversized-event skip; and
+// buffer management. Cheap cases sit at the leaves of the loop (a line end
+// found in two words, "data:" and "id:" recognised by their first bytes, a
+// short id checked for NUL as one word), each falling back to the general
+// case.
 
 import (
 	"bytes"
@@ -67,6 +72,11 @@ const (
 // The zero value is ready to use with the default options. A Lexer must not
 // be used from multiple goroutines at once.
 type Lexer struct {
+	// scanned counts the bytes that the line-end searches went past, in a
+	// build with the lexcount tag only (scancount_lexcount.go); it is
+	// empty otherwise.
+	scanned scanCount
+
 	max       int // MaxEventSize; 0 until Write or init sets the default
 	onComment func([]byte)
 
@@ -90,7 +100,6 @@ type Lexer struct {
 	lfNext int
 	crNext int
 	skipLF bool // the previous line ended with a CR at the end of the input seen so far
-	lastCR bool // the last line that Next's general loop processed ended with a CR
 	bomOK  bool // the start of the stream has been checked for a BOM
 	closed bool
 	// drained reports that Next has run out of complete lines since the
@@ -135,9 +144,6 @@ type Lexer struct {
 	fatal    bool
 	closeErr error // the verdict of Close, nil for a clean end
 	verdict  bool  // closeErr is settled
-	// scanned counts the bytes that searches went past without a match
-	// (see export_test.go); a match is at most one more byte per search.
-	scanned int64
 }
 
 // NewLexer returns a Lexer configured by opts; nil opts selects the
@@ -224,90 +230,83 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 // An event larger than MaxEventSize stops Next with Err returning a
 // *[SyntaxError] wrapping [ErrEventTooLarge], once, as soon as the bytes
 // written pass the limit (the event need not have ended); calling Next
-// again skips the rest of it and continues with the events after it. After Close, the error for a stream cut inside
-// an event is returned once every complete frame has been, and it is
-// sticky.
+// again skips the rest of it and continues with the events after it. After
+// Close, the error for a stream cut inside an event is returned once every
+// complete frame has been, and it is sticky.
 func (lx *Lexer) Next() bool {
-	if lx.err == nil && lx.scannable() && lx.scan(lx.buf) {
-		return true
-	}
-	return lx.next()
-}
-
-// next is Next past its fast path: a pending error, the BOM, a CRLF split
-// across writes, skipped events, and every line scan leaves. It is apart
-// so that its large stack frame is not set up for the events scan takes.
-func (lx *Lexer) next() bool {
 	if lx.err != nil {
 		if lx.fatal {
 			return false
 		}
 		lx.err = nil
-		if lx.scannable() && lx.scan(lx.buf) {
-			return true
-		}
 	}
-	for {
-		if !lx.bomOK && !lx.stripBOM() {
+	if !lx.bomOK && !lx.stripBOM() {
+		return lx.end()
+	}
+	if lx.skipLF {
+		// The last line ended with a CR at the end of the input then
+		// buffered: an LF that follows it belongs to that line end.
+		if lx.cur == len(lx.buf) {
+			lx.partial()
 			return lx.end()
 		}
-		if lx.skipLF {
-			if lx.cur == len(lx.buf) {
-				lx.partial()
-				return lx.end()
-			}
-			lx.skipLF = false
-			if lx.buf[lx.cur] == '\n' {
-				lx.cur++
-				if !lx.pending {
-					lx.start = lx.cur
-				}
+		lx.skipLF = false
+		if lx.buf[lx.cur] == '\n' {
+			lx.cur++
+			if !lx.pending {
+				lx.start = lx.cur
 			}
 		}
-		b := lx.buf
-		if lx.skip == skipNone && !lx.lastCR && lx.scan(b) {
-			return true
-		}
+	}
+	// The loop keeps buf and cur in locals: only Write, Fill and Reset
+	// change buf, and cur is stored back where the loop stops.
+	b := lx.buf
+	cur := lx.cur
+	for {
 		// Find the line end. Each byte is searched at most once for LF
 		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
-		// LF and buf[cur:crNext] no CR. In a stream without CRs the CR
-		// search runs once per crWindow bytes, not once per line.
-		ls := lx.cur
+		// LF and buf[cur:crNext] no CR (a value below cur means "search
+		// from cur"). Most lines are short (an id, a blank line): the first
+		// 16 bytes are tested as two words before a search of the rest. In a
+		// stream without CRs the CR search runs once per crWindow bytes,
+		// not once per line.
+		ls := cur
 		lf := max(lx.lfNext, ls)
 		if lf < len(b) && b[lf] != '\n' {
-			i := bytes.IndexByte(b[lf:], '\n')
-			if i < 0 {
-				i = len(b) - lf
-			}
-			lx.scanned += int64(i)
-			lf += i
-		}
-		lx.lfNext = lf
-		e := lf
-		if cr := max(lx.crNext, ls); cr < lf {
-			if b[cr] != '\r' {
-				// Search a window ahead, at least to the LF, so that the
-				// two searches stay within the same cached bytes.
-				end := max(lf, min(len(b), cr+crWindow))
-				i := bytes.IndexByte(b[cr:end], '\r')
-				if i < 0 {
-					i = end - cr
+			from := lf
+			var m uint64
+			if lf+16 <= len(b) {
+				if m = zeroBytes(word(b[lf:]) ^ lfs); m == 0 {
+					lf += 8
+					m = zeroBytes(word(b[lf:]) ^ lfs)
 				}
-				lx.scanned += int64(i)
-				cr += i
+				if m != 0 {
+					lf += bits.TrailingZeros64(m) >> 3
+				} else {
+					lf += 8
+				}
 			}
-			lx.crNext = cr
-			e = min(lf, cr)
+			if m == 0 {
+				if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
+					lf += i
+				} else {
+					lf = len(b)
+				}
+			}
+			lx.scanned.add(lf - from)
+		}
+		e := lf
+		if lx.crNext < lf && ls < lf {
+			lx.lfNext = lf // the line may end at a CR before it
+			e = lx.indexCR(ls, lf)
 		}
 		if e == len(b) {
+			lx.cur, lx.lfNext = cur, lf
 			lx.partial()
 			return lx.end()
 		}
 		next := e + 1
-		// scan handles only LF line ends: in a CRLF stream it would stop
-		// at every line, so it is not entered after a line ending in CR.
-		lx.lastCR = b[e] == '\r'
-		if lx.lastCR {
+		if b[e] == '\r' {
 			if next < len(b) {
 				if b[next] == '\n' {
 					next++
@@ -316,210 +315,67 @@ func (lx *Lexer) next() bool {
 				lx.skipLF = true
 			}
 		}
-		lx.cur = next
-		if lx.skip == skipNone {
-			// The common cases: a field line of an event within bounds,
-			// and the blank line that ends it.
-			if e > ls && e-lx.start <= lx.max && b[ls] != ':' {
-				if !lx.pending {
-					lx.pending = true
-					lx.evStart = ls
-				}
-				if lx.nData == 0 && e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
-					v := ls + 5
-					if v < e && b[v] == ' ' {
-						v++
-					}
-					lx.dataFrom, lx.dataTo, lx.nData = v, e, 1
-					continue
-				}
-				lx.field(ls, e)
-				continue
-			}
-			if e == ls && ls-lx.start <= lx.max {
-				if lx.dispatch(next) {
-					return true
-				}
-				continue
-			}
-		}
-		if lx.line(ls, e, next) {
-			return true
-		}
-		if lx.err != nil {
+		cur = next
+		switch {
+		case lx.skip != skipNone:
+			lx.skipped(e == ls, next)
+		case e-lx.start > lx.max:
+			lx.cur = cur
+			lx.oversized(ls, e, next)
 			return false
-		}
-	}
-}
-
-// scannable reports whether Next may start with scan: the BOM is settled,
-// no LF of a CRLF split across writes is pending, the last line did not end
-// with a CR and nothing is being skipped.
-func (lx *Lexer) scannable() bool {
-	return lx.bomOK && !lx.skipLF && lx.skip == skipNone && !lx.lastCR
-}
-
-// scan is the fast path of Next for the lines that make up most streams:
-// it processes the complete lines from cur on that end with an LF before
-// crNext (so hold no CR) within MaxEventSize of start and are blank, an
-// "id" line, or an event's first "data" line, keeping its state in locals.
-// It stops at the first other line, leaving it to Next with lfNext at its
-// LF so that no byte is searched twice, and reports whether it dispatched
-// a frame.
-func (lx *Lexer) scan(b []byte) bool {
-	ls := lx.cur
-	if ls < lx.lfNext {
-		return false // a search is under way: Next resumes it
-	}
-	// Line ends before end hold no CR and are within max of start. The
-	// limit is capped at len(b) so that start+max cannot overflow.
-	end := min(lx.crNext, lx.start+min(lx.max, len(b))+1, len(b))
-	if bb := b[:max(end, 0)]; !lx.pending && ls+16 <= len(bb) && word(bb[ls:])&0xFFFFFF == 'i'|'d'<<8|':'<<16 {
-		// The shape of almost every event, "id: …", "data: …" and a
-		// blank line, is read and dispatched here in one go with its
-		// state in locals. The id line's end is its first LF or NUL
-		// within two words; an id with a NUL, or longer, is left to the
-		// loop below.
-		lo := word(bb[ls:])
-		hi := word(bb[ls+8:])
-		e := -1
-		if m := zeroBytes(lo^lfs) | zeroBytes(lo); m != 0 {
-			e = ls + bits.TrailingZeros64(m)>>3
-		} else if m := zeroBytes(hi^lfs) | zeroBytes(hi); m != 0 {
-			e = ls + 8 + bits.TrailingZeros64(m)>>3
-		}
-		d := e + 1 // the data line
-		if e >= 0 && bb[e] == '\n' && d+6 <= len(bb) && string(bb[d:d+5]) == "data:" {
-			v := ls + 3
-			if byte(lo>>24) == ' ' {
-				v++
-			}
-			w := d + 5
-			if bb[w] == ' ' {
-				w++
-			}
-			data := bb[w:]
-			i := bytes.IndexByte(data, '\n')
-			de := w + i // the data line's end
-			if i >= 0 && i+1 < len(data) && data[i+1] == '\n' {
-				next := de + 2
-				// The bytes of both lines before their LFs, and the id
-				// again for its NUL.
-				lx.scanned += int64(de - ls - 1 + e - v)
-				lx.start, lx.cur = next, next
-				lx.lastFrom, lx.lastTo, lx.lastInBuf = v, e, true
-				lx.seq++
-				f := &lx.frame
-				f.Offset = lx.base + int64(ls)
-				f.Seq = lx.seq
-				lx.message = [7]byte{'m', 'e', 's', 's', 'a', 'g', 'e'}
-				f.Event = lx.message[:]
-				f.Data = data[:i:i]
-				f.ID = bb[v:e:e]
-				f.Retry, f.HasRetry = 0, false
-				return true
-			}
-			// Not that shape: record the two lines as the loop would.
-			lx.pending, lx.evStart = true, ls
-			lx.idFrom, lx.idTo, lx.idSet = v, e, true
-			lx.scanned += int64(e-ls) + int64(e-v)
-			if i < 0 {
-				lx.scanned += int64(end - d)
-				lx.lfNext = end
-				lx.cur = d
-				return false
-			}
-			lx.scanned += int64(de - d)
-			lx.dataFrom, lx.dataTo, lx.nData = w, de, 1
-			ls = de + 1
-		}
-	}
-	for ls < end {
-		c := b[ls]
-		if c == '\n' {
-			next := ls + 1
-			lx.cur = next
+		case e == ls:
 			if lx.dispatch(next) {
+				lx.cur = cur
 				return true
 			}
-			end = min(lx.crNext, next+min(lx.max, len(b))+1, len(b))
-			ls = next
-			continue
-		}
-		e, from := -1, ls+1
-		if c == 'i' && ls+16 <= end {
-			// An id line, usually short, is read as two words: its end
-			// is found, and the id checked for NULs, without a call.
-			lo := word(b[ls:])
-			hi := word(b[ls+8:])
-			if m := zeroBytes(lo ^ lfs); m != 0 {
-				e = ls + bits.TrailingZeros64(m)>>3
-			} else if m := zeroBytes(hi ^ lfs); m != 0 {
-				e = ls + 8 + bits.TrailingZeros64(m)>>3
-			} else {
-				from = ls + 16
-			}
-			if k := uint(e - ls); e >= 0 && k >= 3 && lo&0xFFFFFF == 'i'|'d'<<8|':'<<16 {
-				v := ls + 3
-				if k > 3 && byte(lo>>24) == ' ' {
-					v++
-				}
-				// The line is the first k bytes of lo, hi; "id:" has no
-				// NUL. Bytes past the line are set to 0xFF, not a NUL.
-				var z uint64
-				if k < 8 {
-					z = zeroBytes(lo | ^uint64(0)<<(8*k))
-				} else {
-					z = zeroBytes(lo) | zeroBytes(hi|^uint64(0)<<(8*(k-8)))
-				}
-				if z == 0 {
-					lx.idFrom, lx.idTo, lx.idSet = v, e, true
-				}
-				lx.scanned += int64(e-ls) + int64(e-v)
-				if !lx.pending {
-					lx.pending = true
-					lx.evStart = ls
-				}
-				ls = e + 1
-				continue
-			}
-		}
-		if e < 0 {
-			i := bytes.IndexByte(b[from:end], '\n')
-			if i < 0 {
-				lx.scanned += int64(end - ls)
-				lx.lfNext = end
-				break
-			}
-			e = from + i
-		}
-		lx.scanned += int64(e - ls)
-		switch line := b[ls:e]; {
-		case c == 'd' && lx.nData == 0 && len(line) >= 5 && string(line[:5]) == "data:":
-			v := ls + 5
-			if len(line) > 5 && line[5] == ' ' {
-				v++
-			}
-			lx.dataFrom, lx.dataTo, lx.nData = v, e, 1
-		case c == 'i' && len(line) >= 3 && line[1] == 'd' && line[2] == ':':
-			v := ls + 3
-			if len(line) > 3 && line[3] == ' ' {
-				v++
-			}
-			lx.setID(v, e)
+		case b[ls] == ':':
+			lx.comment(ls, e, next)
 		default:
-			lx.lfNext = e
-			lx.cur = ls
-			return false
+			if !lx.pending {
+				lx.pending = true
+				lx.evStart = ls
+			}
+			// The cheap case first: the lines every A2A event has.
+			line := b[ls:e]
+			f, v := knownField(line)
+			if f == fieldUnknown {
+				f, v = fieldOf(line)
+			}
+			v = ls + valueAt(line, v)
+			switch f {
+			case fieldData:
+				lx.addData(v, e)
+			case fieldID:
+				lx.setID(v, e)
+			case fieldEvent:
+				lx.typeFrom, lx.typeTo = v, e
+			case fieldRetry:
+				if n, ok := parseRetry(b[v:e]); ok {
+					lx.retry, lx.hasRetry = n, true
+				}
+			}
 		}
-		if !lx.pending {
-			lx.pending = true
-			lx.evStart = ls
-		}
-		ls = e + 1
 	}
-	lx.cur = ls
-	return false
+}
+
+// indexCR returns the end of the line that starts at ls and holds no LF
+// before lf: the index of its first CR, or lf when it has none. The search
+// for CR looks a window ahead, at least to lf, so that the two searches
+// stay within the same cached bytes; crNext remembers where it stopped.
+func (lx *Lexer) indexCR(ls, lf int) int {
+	b := lx.buf
+	cr := max(lx.crNext, ls)
+	if b[cr] != '\r' {
+		end := max(lf, min(len(b), cr+crWindow))
+		i := bytes.IndexByte(b[cr:end], '\r')
+		if i < 0 {
+			i = end - cr
+		}
+		lx.scanned.add(i)
+		cr += i
+	}
+	lx.crNext = cr
+	return min(lf, cr)
 }
 
 const (
@@ -742,116 +598,113 @@ func (lx *Lexer) unfinished() (int64, bool) {
 	return 0, false
 }
 
-// line processes the complete line buf[ls:e], whose line end stops before
-// next, and reports whether it dispatched a frame.
-func (lx *Lexer) line(ls, e, next int) bool {
-	if lx.skip != skipNone {
-		blank := e == ls && !lx.skipMid
-		lx.skipMid = false
-		lx.start = next
-		if lx.skip == skipLine || blank {
-			lx.skip = skipNone
-		}
-		return false
+// skipped processes a line of the oversized event or comment line being
+// skipped, which ends before next.
+func (lx *Lexer) skipped(blank bool, next int) {
+	blank = blank && !lx.skipMid
+	lx.skipMid = false
+	lx.start = next
+	if lx.skip == skipLine || blank {
+		lx.skip = skipNone
 	}
-	if e == ls {
-		if lx.pending && ls-lx.start > lx.max {
-			lx.startSkip(ls)
-			lx.skip = skipNone
-			lx.start = next
-			return false
-		}
-		return lx.dispatch(next)
+}
+
+// oversized reports the event or comment line that the line buf[ls:e],
+// ending before next, takes past max, and skips that line.
+func (lx *Lexer) oversized(ls, e, next int) {
+	lx.startSkip(ls)
+	lx.start = next
+	if e == ls || lx.skip == skipLine {
+		// A blank line ends the event; a comment line is all there is.
+		lx.skip = skipNone
 	}
-	if e-lx.start > lx.max {
-		lx.startSkip(ls)
-		lx.start = next
-		if lx.skip == skipLine {
-			lx.skip = skipNone
+}
+
+// comment processes the comment line buf[ls:e], ending before next.
+func (lx *Lexer) comment(ls, e, next int) {
+	if lx.onComment != nil {
+		v := lx.buf[ls+1 : e : e]
+		if len(v) > 0 && v[0] == ' ' {
+			v = v[1:]
 		}
-		return false
-	}
-	b := lx.buf
-	if b[ls] == ':' {
-		if lx.onComment != nil {
-			v := b[ls+1 : e : e]
-			if len(v) > 0 && v[0] == ' ' {
-				v = v[1:]
-			}
-			lx.onComment(v)
-		}
-		if !lx.pending {
-			lx.start = next
-		}
-		return false
+		lx.onComment(v)
 	}
 	if !lx.pending {
-		lx.pending = true
-		lx.evStart = ls
+		lx.start = next
 	}
-	lx.field(ls, e)
-	return false
 }
 
-// field processes the field line buf[ls:e], which is neither blank nor a
-// comment.
-func (lx *Lexer) field(ls, e int) {
-	b := lx.buf
-	// Fast paths for the lines that every A2A event has.
-	if e-ls >= 3 && string(b[ls:ls+3]) == "id:" {
-		v := ls + 3
-		if v < e && b[v] == ' ' {
-			v++
-		}
-		lx.setID(v, e)
-		return
+// fieldKind is the field a line sets.
+type fieldKind uint8
+
+const (
+	fieldUnknown fieldKind = iota // not classified yet (knownField)
+	fieldOther                    // a field the standard ignores
+	fieldData
+	fieldID
+	fieldEvent
+	fieldRetry
+)
+
+// fieldOf classifies a field line (neither blank nor a comment): it
+// returns the field the line sets, named by what comes before its first
+// colon, and the index in line just past that colon, where the value
+// starts (see valueAt). A line without a colon is a field name with an
+// empty value, at len(line).
+func fieldOf(line []byte) (fieldKind, int) {
+	name, v := line, len(line)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, v = line[:i], i+1
 	}
-	if e-ls >= 5 && string(b[ls:ls+5]) == "data:" {
-		v := ls + 5
-		if v < e && b[v] == ' ' {
-			v++
-		}
-		lx.addData(v, e)
-		return
-	}
-	name, v := e, e // a line without a colon is a field name with an empty value
-	if i := bytes.IndexByte(b[ls:e], ':'); i >= 0 {
-		lx.scanned += int64(i)
-		name, v = ls+i, ls+i+1
-		if v < e && b[v] == ' ' {
-			v++
-		}
-	} else {
-		lx.scanned += int64(e - ls)
-	}
-	switch string(b[ls:name]) {
+	switch string(name) {
 	case "data":
-		lx.addData(v, e)
-	case "event":
-		lx.typeFrom, lx.typeTo = v, e
+		return fieldData, v
 	case "id":
-		lx.setID(v, e)
+		return fieldID, v
+	case "event":
+		return fieldEvent, v
 	case "retry":
-		if n, ok := parseRetry(b[v:e]); ok {
-			lx.retry, lx.hasRetry = n, true
-		}
+		return fieldRetry, v
 	}
+	return fieldOther, v
 }
 
-// setID sets the pending last event ID to buf[v:e], unless it holds a NUL.
+// knownField is fieldOf's cheap case, small enough to be inlined: it
+// recognises "data:" and "id:", which every A2A event has, by their first
+// bytes, and returns fieldUnknown for any other line.
+func knownField(line []byte) (fieldKind, int) {
+	if len(line) >= 5 && string(line[:5]) == "data:" {
+		return fieldData, 5
+	}
+	if len(line) >= 3 && string(line[:3]) == "id:" {
+		return fieldID, 3
+	}
+	return fieldUnknown, 0
+}
+
+// valueAt returns the start of the field value that follows the colon
+// before line[v]: v, or v+1 when line[v] is the one space that may follow
+// the colon.
+func valueAt(line []byte, v int) int {
+	if v < len(line) && line[v] == ' ' {
+		v++
+	}
+	return v
+}
+
+// setID sets the pending last event ID to buf[v:e], unless it holds a NUL,
+// which makes the standard ignore the line. An id of up to 8 bytes with 8
+// bytes buffered from its start (its line end at least follows it) is
+// checked as one word.
 func (lx *Lexer) setID(v, e int) {
-	lx.scanned += int64(e - v)
-	id := lx.buf[v:e]
-	if len(id) > 16 {
-		if bytes.IndexByte(id, 0) >= 0 {
+	b := lx.buf
+	if k := e - v; k <= 8 && v+8 <= len(b) {
+		// Bytes past the id are set to 0xFF, not a NUL.
+		if zeroBytes(word(b[v:])|^uint64(0)<<(8*k)) != 0 {
 			return
 		}
-	} else {
-		for _, c := range id { // cheaper than a call for short ids
-			if c == 0 {
-				return
-			}
-		}
+	} else if bytes.IndexByte(b[v:e], 0) >= 0 {
+		return
 	}
 	lx.idFrom, lx.idTo, lx.idSet = v, e, true
 }
@@ -880,16 +733,20 @@ func parseRetry(v []byte) (int64, bool) {
 // addData appends the data line value buf[v:e] to the data buffer. One line
 // stays a view into buf; the second one starts the joined copy.
 func (lx *Lexer) addData(v, e int) {
-	switch lx.nData {
-	case 0:
-		lx.dataFrom, lx.dataTo = v, e
-	case 1:
-		lx.data = append(lx.data[:0], lx.buf[lx.dataFrom:lx.dataTo]...)
-		fallthrough
-	default:
-		lx.data = append(lx.data, '\n')
-		lx.data = append(lx.data, lx.buf[v:e]...)
+	if lx.nData == 0 {
+		lx.dataFrom, lx.dataTo, lx.nData = v, e, 1
+		return
 	}
+	lx.joinData(v, e)
+}
+
+// joinData appends a second or later data line to the joined copy.
+func (lx *Lexer) joinData(v, e int) {
+	if lx.nData == 1 {
+		lx.data = append(lx.data[:0], lx.buf[lx.dataFrom:lx.dataTo]...)
+	}
+	lx.data = append(lx.data, '\n')
+	lx.data = append(lx.data, lx.buf[v:e]...)
 	lx.nData++
 }
 

@@ -10,16 +10,17 @@ import (
 )
 
 // tail is a last event that makes every input of fastCases long enough
-// (16 bytes past the start of the first event) for the Lexer's fast path,
-// which reads an "id", a "data" and a blank line in one go, to be tried on
-// the event before it.
+// (16 bytes past the start of the first event) for the cheap cases at the
+// Lexer's leaves to be tried on the event before it: the line end found in
+// two words, "data:" and "id:" recognised by their first bytes, a short id
+// checked for NUL as one word.
 const tail = "data: tail\n\n"
 
 // fastCases are events shaped like, or almost like, the "id: …", "data: …",
-// blank line that the fast path dispatches: each near miss must give what
-// the general rules give. Each input starts with an empty comment line:
-// the general path reads it (checking for a BOM and searching ahead for a
-// CR), so that the fast path is tried from the line after it.
+// blank line that the cheap cases serve: each near miss must give what the
+// general rules give. Each input starts with an empty comment line, read
+// first (checking for a BOM and searching ahead for a CR), so that the
+// cheap cases are tried from the line after it.
 var fastCases = []lexCase{
 	{
 		name: "the common shape",
@@ -182,10 +183,10 @@ var fastCases = []lexCase{
 	},
 }
 
-// TestLexerFastPathShapes checks each case fed whole, one byte at a time
-// (which never leaves 16 bytes ahead for the fast path) and split in two at
+// TestLexerCheapCases checks each case fed whole, one byte at a time
+// (which never leaves 16 bytes ahead for the word checks) and split in two at
 // every position.
-func TestLexerFastPathShapes(t *testing.T) {
+func TestLexerCheapCases(t *testing.T) {
 	for _, tc := range fastCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)

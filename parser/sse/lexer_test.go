@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/a2astream/a2astream/parser/internal/corpus"
 	"github.com/a2astream/a2astream/parser/sse"
 )
 
@@ -598,48 +597,6 @@ func TestLexerLargeDataLine(t *testing.T) {
 		}
 		if len(frames) != 2 || !bytes.Equal(frames[0].Data, payload) || string(frames[0].ID) != "big" || string(frames[1].Data) != "after" {
 			t.Fatalf("chunk %d: got %d frames, want the 1 MiB payload then \"after\"", chunk, len(frames))
-		}
-	}
-}
-
-// TestLexerBytesScanned counts the bytes the scanning loop examines (through
-// a test-only counter) for one 256 KiB event with each kind of line end and
-// for the token corpus: fed one byte at a time or in 4 KiB chunks it must
-// examine at most twice the input (one search for LF, one for CR), as fed
-// whole, and the counts may differ by at most one byte per line (a search
-// that starts on the byte it finds).
-func TestLexerBytesScanned(t *testing.T) {
-	for _, in := range [][]byte{
-		singleEvent(256<<10, "\n"),
-		singleEvent(256<<10, "\r\n"),
-		singleEvent(256<<10, "\r"),
-		corpus.Tokens(500),
-	} {
-		lines := int64(bytes.Count(in, []byte("\n")) + bytes.Count(in, []byte("\r")))
-		scan := func(chunk int) int64 {
-			lx := sse.NewLexer(nil)
-			for _, c := range chunksOf(in, chunk) {
-				lx.Write(c)
-				for lx.Next() {
-				}
-			}
-			if err := lx.Close(); err != nil {
-				t.Fatal(err)
-			}
-			return lx.BytesScanned()
-		}
-		whole := scan(len(in))
-		for _, chunk := range []int{1, 7, 4 << 10} {
-			n := scan(chunk)
-			if n > 2*int64(len(in)) {
-				t.Errorf("%d-byte input in %d-byte chunks: %d bytes scanned, more than twice the input", len(in), chunk, n)
-			}
-			if d := n - whole; d > lines || d < -lines {
-				t.Errorf("%d-byte input: %d bytes scanned in %d-byte chunks, %d whole: more than one byte per line apart", len(in), n, chunk, whole)
-			}
-		}
-		if whole > 2*int64(len(in)) {
-			t.Errorf("%d-byte input: %d bytes scanned whole, more than twice the input", len(in), whole)
 		}
 	}
 }

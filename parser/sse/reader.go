@@ -51,10 +51,6 @@ func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
 	}
-	// The Lexer's fast path, one call level shallower.
-	if lx := &r.lx; lx.err == nil && lx.scannable() && lx.scan(lx.buf) {
-		return true
-	}
 	for {
 		if r.lx.Next() {
 			return true
