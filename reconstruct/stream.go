@@ -30,15 +30,12 @@ import (
 // Resume allowed in place of Close when the connection dropped. A Stream
 // must not be used from multiple goroutines at once.
 type Stream struct {
-	lx    sse.Lexer
-	dec   *parser.Decoder // allocated apart: the Decoder is 6 KB
-	red   Reducer
-	batch []Update // the updates of the last event applied
-	next  int      // batch[next:] are still to be handed out
-	cur   *Update
-	// base is the stream offset of the current connection's first byte:
-	// after Resume, the new connection's offsets continue the old ones.
-	base    int64
+	lx      sse.Lexer
+	dec     *parser.Decoder // allocated apart: the Decoder is 6 KB
+	red     Reducer
+	batch   []Update // the updates of the last event applied
+	next    int      // batch[next:] are still to be handed out
+	cur     *Update
 	closed  bool
 	readErr error // the input's failure, given to CloseWithError
 	// shape is the decoder's Shape of the last event when it took the
@@ -73,7 +70,7 @@ func (s *Stream) Reset(opts *Options) {
 	}
 	s.dec.Reset()
 	s.red.Reset(opts)
-	s.batch, s.next, s.cur, s.base, s.closed, s.readErr = nil, 0, nil, 0, false, nil
+	s.batch, s.next, s.cur, s.closed, s.readErr = nil, 0, nil, false, nil
 	s.shape = 0
 	s.sn, s.seen = sniffer{}, false
 }
@@ -141,11 +138,6 @@ func (s *Stream) Next() bool {
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
-		if s.base != 0 {
-			c := *f
-			c.Offset += s.base
-			f = &c
-		}
 		ev, err := s.dec.Decode(f)
 		sh := s.dec.Shape()
 		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(f, ev) {
@@ -179,7 +171,7 @@ func (s *Stream) end() bool {
 	}
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		// An oversized event: the run cannot be rebuilt without it.
-		s.red.Fail(s.shift(err))
+		s.red.Fail(err)
 		return true
 	}
 	if !s.seen && s.lx.Frame().Seq == 0 && !s.red.Done() {
@@ -193,25 +185,13 @@ func (s *Stream) end() bool {
 	// on a read error.
 	cut := s.readErr
 	if err != nil {
-		cut = s.shift(err)
+		cut = err
 		if s.readErr != nil {
 			cut = errors.Join(cut, s.readErr)
 		}
 	}
-	s.red.Finish(s.base+s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
+	s.red.Finish(s.lx.InputOffset()+int64(s.lx.Buffered()), cut)
 	return true
-}
-
-// shift moves the offset of a lexer error by the offset of the current
-// connection's start.
-func (s *Stream) shift(err error) error {
-	var se *sse.SyntaxError
-	if s.base != 0 && errors.As(err, &se) {
-		c := *se
-		c.Offset += s.base
-		return &c
-	}
-	return err
 }
 
 // Update returns the update that the last call to Next advanced to. It and
@@ -265,9 +245,8 @@ func (s *Stream) Resume() error {
 	if s.red.closed() || s.red.Err() != nil || s.closed {
 		return ErrClosed
 	}
-	s.base += s.lx.InputOffset() + int64(s.lx.Buffered())
 	s.seen = s.seen || s.lx.Frame().Seq > 0
-	s.lx.Reset()
+	s.lx.Resume() // offsets continue the old connection's
 	s.dec.Reset()
 	s.batch, s.next, s.cur, s.shape = nil, 0, nil, 0
 	return nil
@@ -287,13 +266,6 @@ func (s *Stream) Done() bool { return s.red.Done() }
 
 // Result returns the run as rebuilt so far (see [Reducer.Result]).
 func (s *Stream) Result() *Result { return s.red.Result() }
-
-// readSize is the size of the reads Read and Updates make.
-const readSize = 32 << 10
-
-// maxEmptyReads is how many reads returning no data and no error in a row
-// are taken as a broken reader (io.ErrNoProgress).
-const maxEmptyReads = 100
 
 // Updates returns an iterator over the updates of the stream read from r,
 // ending with the UpdateDone. When the run ended with an error, the
@@ -316,30 +288,24 @@ func Updates(r io.Reader, opts *Options) iter.Seq2[Update, error] {
 // update to each (nil: the updates are dropped), and reports whether it
 // went to the end: false when each returned false.
 func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
-	empty := 0
 	for !s.closed {
 		// Read straight into the lexer's buffer: Write would copy every
 		// byte once more. Next has run out before each read, so the
-		// buffer is never full.
+		// buffer is never full. Fill retries reads that return nothing,
+		// and reports a reader that never gives data nor an error with
+		// io.ErrNoProgress.
 		s.red.ownID()
 		var n int
 		var err error
 		if s.sn.watching() {
 			s.sr = sniffReader{&s.sn, r}
-			n, err = s.lx.Fill(&s.sr, readSize)
+			n, err = s.lx.Fill(&s.sr, sse.ReadSize)
 			s.sr.r = nil
 		} else {
-			n, err = s.lx.Fill(r, readSize)
+			n, err = s.lx.Fill(r, sse.ReadSize)
 		}
-		if n > 0 {
-			empty = 0
-			if !s.drain(each) {
-				return false
-			}
-		} else if err == nil {
-			if empty++; empty >= maxEmptyReads {
-				err = io.ErrNoProgress
-			}
+		if n > 0 && !s.drain(each) {
+			return false
 		}
 		switch {
 		case err == io.EOF:

@@ -48,11 +48,10 @@ type runner struct {
 	stream *reconstruct.Stream
 	out    output
 	// lx and dec split and decode the same bytes again for --frames and
-	// --events; base is the stream offset of the current connection's
-	// first byte, as the Stream counts it.
-	lx   *sse.Lexer
-	dec  *parser.Decoder
-	base int64
+	// --events; lx counts offsets over every connection, as the Stream
+	// does.
+	lx  *sse.Lexer
+	dec *parser.Decoder
 
 	res      *reconstruct.Result // from the last UpdateDone
 	runErr   error               // from the last UpdateDone
@@ -80,7 +79,7 @@ func (r *runner) options() *reconstruct.Options {
 // reset makes the runner ready for a new run: a new Stream and output.
 func (r *runner) reset() {
 	r.stream = reconstruct.NewStream(r.options())
-	r.lx, r.dec, r.base, r.res, r.runErr, r.attempts = nil, nil, 0, nil, nil, 0
+	r.lx, r.dec, r.res, r.runErr, r.attempts = nil, nil, nil, nil, 0
 	noColor := r.e.getenv("NO_COLOR") != ""
 	switch r.cfg.mode {
 	case modeJSON:
@@ -173,26 +172,14 @@ func (r *runner) drain() {
 // drainFrames hands the frame lexer's frames to the output.
 func (r *runner) drainFrames() {
 	for r.lx.Next() {
-		f := *r.lx.Frame()
-		f.Offset += r.base
-		ev, err := r.dec.Decode(&f)
-		r.out.frame(&f, ev, err)
+		f := r.lx.Frame()
+		ev, err := r.dec.Decode(f)
+		r.out.frame(f, ev, err)
 	}
 	if err := r.lx.Err(); err != nil && errors.Is(err, sse.ErrEventTooLarge) {
-		r.out.frame(nil, nil, r.shift(err))
+		r.out.frame(nil, nil, err)
 		r.drainFrames()
 	}
-}
-
-// shift moves a lexer error's offset by the current connection's base.
-func (r *runner) shift(err error) error {
-	var se *sse.SyntaxError
-	if r.base != 0 && errors.As(err, &se) {
-		c := *se
-		c.Offset += r.base
-		return &c
-	}
-	return err
 }
 
 // end reports the end of the input, which failed with readErr (nil for a
@@ -214,7 +201,7 @@ func (r *runner) endFrames() {
 		r.lx.Close()
 		r.drainFrames()
 		if err := r.lx.Err(); err != nil && !errors.Is(err, sse.ErrEventTooLarge) {
-			r.out.frame(nil, nil, r.shift(err))
+			r.out.frame(nil, nil, err)
 		}
 	}
 }
@@ -222,14 +209,10 @@ func (r *runner) endFrames() {
 // resumeFrames prepares the frame lexer for a new connection.
 func (r *runner) resumeFrames() {
 	if r.lx != nil {
-		r.base += r.lx.InputOffset() + int64(r.lx.Buffered())
-		r.lx.Reset()
+		r.lx.Resume() // offsets continue the old connection's
 		r.dec.Reset()
 	}
 }
-
-// readSize is the size of the reads from the source.
-const readSize = 32 << 10
 
 // consume hands what src yields to each until it ends, and returns the
 // read error (nil at EOF), or the cause of r.ctx when it ends first (a
@@ -241,14 +224,14 @@ func (r *runner) consume(src io.Reader, each func([]byte)) error {
 		n   int
 		err error
 	}
-	buf := make([]byte, readSize)
+	buf := make([]byte, sse.ReadSize)
 	got := make(chan result)
 	next := make(chan struct{})
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		for {
-			n, err := src.Read(buf)
+			n, err := sse.ReadSome(src, buf) // io.ErrNoProgress for a reader stuck at (0, nil)
 			select {
 			case got <- result{n, err}:
 			case <-stop:
@@ -264,7 +247,6 @@ func (r *runner) consume(src io.Reader, each func([]byte)) error {
 			}
 		}
 	}()
-	empty := 0
 	for {
 		var res result
 		select {
@@ -273,12 +255,7 @@ func (r *runner) consume(src io.Reader, each func([]byte)) error {
 			return context.Cause(r.ctx)
 		}
 		if res.n > 0 {
-			empty = 0
 			each(buf[:res.n])
-		} else if res.err == nil {
-			if empty++; empty >= 100 {
-				return io.ErrNoProgress
-			}
 		}
 		if res.err == io.EOF {
 			return nil

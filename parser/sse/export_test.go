@@ -8,8 +8,5 @@ func (lx *Lexer) HeldBytes() int { return cap(lx.buf) + cap(lx.data) + cap(lx.la
 // Lexer returns the Reader's Lexer.
 func (r *Reader) Lexer() *Lexer { return &r.lx }
 
-// ReadSize is the Reader's read buffer size.
-const ReadSize = readSize
-
 // KeepBufferSize is the largest buffer that Reset keeps.
 const KeepBufferSize = keepBufferSize

@@ -191,8 +191,10 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Fill reads once from r, at most size bytes, straight into the input, as
-// Write would append them but without a copy through the caller's buffer.
+// Fill reads from r, at most size bytes, straight into the input, as Write
+// would append them but without a copy through the caller's buffer. It
+// reads as [ReadSome] does: once, retrying a read that returns no data and
+// no error up to MaxEmptyReads times before it returns io.ErrNoProgress.
 // It returns what r.Read returned; [ErrInvalidRead] when r reports a count
 // outside what it was given (nothing is then added); and, reading nothing,
 // the errors of Write under the same conditions.
@@ -211,7 +213,7 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 	size = max(size, 1)
 	lx.reserve(size)
 	p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+size)]
-	n, err := r.Read(p)
+	n, err := ReadSome(r, p)
 	if n < 0 || n > len(p) {
 		return 0, ErrInvalidRead
 	}
@@ -458,6 +460,19 @@ func (lx *Lexer) Reset() {
 		data:      keep(lx.data),
 		lastID:    keep(lx.lastID),
 	}
+}
+
+// Resume discards all input and state, as Reset does, for the rest of a
+// stream that continues on a new connection (after a drop, resubscribed
+// with Last-Event-ID), but keeps counting stream offsets: the next byte
+// written has offset InputOffset()+Buffered() as they were, so that the
+// Offsets of frames and errors count every byte received over all the
+// connections. Seq counts from 1 again and the last event ID is empty, as
+// on a new stream; the bytes of an event that the drop cut are dropped.
+func (lx *Lexer) Resume() {
+	off := lx.base + int64(len(lx.buf))
+	lx.Reset()
+	lx.base = off
 }
 
 func keep(b []byte) []byte {

@@ -6,17 +6,34 @@ import (
 )
 
 const (
-	// readSize is the size of the Reader's reads.
-	readSize = 32 << 10
-	// maxEmptyReads is how many (0, nil) reads in a row the Reader accepts
-	// before it reports io.ErrNoProgress.
-	maxEmptyReads = 100
+	// ReadSize is the size of the reads of a Reader, and the size that
+	// other readers of a stream into a Lexer should use with Fill.
+	ReadSize = 32 << 10
+	// MaxEmptyReads is how many reads in a row that return no data and no
+	// error [ReadSome] (hence [Lexer.Fill] and a Reader) accepts before it
+	// reports io.ErrNoProgress.
+	MaxEmptyReads = 100
 )
+
+// ReadSome reads from r into p: once, unless the read returns no data and
+// no error, in which case it reads again, up to MaxEmptyReads times in a
+// row, and then returns io.ErrNoProgress. Otherwise it returns what the
+// last read returned; as with any read, n > 0 bytes are to be processed
+// before err is considered. It is the read rule of [Lexer.Fill] and
+// [Reader], for a caller that reads a stream into a buffer of its own.
+func ReadSome(r io.Reader, p []byte) (n int, err error) {
+	for range MaxEmptyReads {
+		if n, err = r.Read(p); n != 0 || err != nil || len(p) == 0 {
+			return n, err
+		}
+	}
+	return 0, io.ErrNoProgress
+}
 
 // Reader reads Server-Sent Events frames from an io.Reader. It is a thin
 // pull adapter over a [Lexer]: it reads into the Lexer's buffer (no extra
 // copy) and follows the same rules, limits and view lifetimes. It holds at
-// most MaxEventSize bytes of one event plus one read buffer of 32 KiB.
+// most MaxEventSize bytes of one event plus one read buffer of [ReadSize].
 //
 // A Reader must not be used from multiple goroutines at once.
 type Reader struct {
@@ -80,20 +97,11 @@ func (r *Reader) Next() bool {
 	}
 }
 
-// fill reads once from src into the Lexer's buffer, retrying reads that
-// return nothing.
+// fill reads once from src into the Lexer's buffer, as ReadSome does.
 func (r *Reader) fill() {
-	for range maxEmptyReads {
-		n, err := r.lx.Fill(r.src, readSize)
-		if err != nil {
-			r.rerr = err
-			return
-		}
-		if n > 0 {
-			return
-		}
+	if _, err := r.lx.Fill(r.src, ReadSize); err != nil {
+		r.rerr = err
 	}
-	r.rerr = io.ErrNoProgress
 }
 
 // Frame returns the frame that the last call to Next that returned true
