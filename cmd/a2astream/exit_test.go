@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // sseEvent is one frame of a hand-written stream.
@@ -28,9 +31,7 @@ func TestExitTable(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, content string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 		return p
 	}
 	// server answers every request with status, content type and body.
@@ -86,18 +87,12 @@ func TestExitTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := runWith(t, tt.args, strings.NewReader(tt.stdin), nil)
-			if got.code != tt.code {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", got.code, tt.code, got.stdout, got.stderr)
-			}
-			if !strings.Contains(got.stderr, tt.say) && !strings.Contains(got.stdout, tt.say) {
-				t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", tt.say, got.stdout, got.stderr)
-			}
+			assert.Equal(t, tt.code, got.code, "exit code\nstdout:\n%s\nstderr:\n%s", got.stdout, got.stderr)
+			assert.True(t, strings.Contains(got.stderr, tt.say) || strings.Contains(got.stdout, tt.say), "output lacks %q\nstdout:\n%s\nstderr:\n%s", tt.say, got.stdout, got.stderr)
 			// --json gives the same code.
 			if tt.code != exitUsage {
 				j := runWith(t, append([]string{"--json"}, tt.args...), bytes.NewReader([]byte(tt.stdin)), nil)
-				if j.code != tt.code {
-					t.Errorf("--json: exit %d, want %d\n%s", j.code, tt.code, j.stdout)
-				}
+				assert.Equal(t, tt.code, j.code, "--json: exit code\n%s", j.stdout)
 			}
 		})
 	}

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBadFlags checks that bad flags and arguments are usage errors (exit
@@ -44,15 +47,10 @@ func TestBadFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := runWith(t, tt.args, strings.NewReader("never read"), nil)
-			if res.code != exitUsage {
-				t.Errorf("exit %d, want %d", res.code, exitUsage)
-			}
-			if !strings.Contains(res.stderr, tt.want) || !strings.Contains(res.stderr, "a2astream --help") {
-				t.Errorf("stderr %q: want %q and the pointer to --help", res.stderr, tt.want)
-			}
-			if res.stdout != "" {
-				t.Errorf("stdout %q: want nothing", res.stdout)
-			}
+			assert.Equal(t, exitUsage, res.code, "exit code")
+			assert.Contains(t, res.stderr, tt.want, "stderr")
+			assert.Contains(t, res.stderr, "a2astream --help", "stderr: the pointer to --help")
+			assert.Empty(t, res.stdout, "stdout")
 		})
 	}
 }
@@ -79,9 +77,7 @@ func TestFlagPlacement(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			c, err := parseArgs(tt.args)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			w := tt.want
 			if w.unit == "" {
 				w.unit = "codepoints"
@@ -101,12 +97,21 @@ func TestFlagPlacement(t *testing.T) {
 			case -1:
 				w.timeout = 0
 			}
-			if c.source != w.source || c.mode != w.mode || c.strict != w.strict || c.unit != w.unit || c.demo != w.demo ||
-				c.subscribe != w.subscribe || c.idleTimeout != w.idleTimeout || c.timeout != w.timeout ||
-				c.speed != w.speed || c.speedSet != w.speedSet || c.message != w.message || c.hasMessage != w.hasMessage ||
-				strings.Join(c.headers, "|") != strings.Join(w.headers, "|") || c.retries != w.retries || c.retryDelay != w.retryDelay {
-				t.Errorf("got %+v\nwant %+v", *c, w)
+			// The fields the flags set; headers joined, so that none
+			// and an empty list are alike.
+			type view struct {
+				source, unit, subscribe, message, headers string
+				mode                                      mode
+				strict, demo, speedSet, hasMessage        bool
+				idleTimeout, timeout, retryDelay          time.Duration
+				speed                                     float64
+				retries                                   int
 			}
+			pick := func(c *config) view {
+				return view{c.source, c.unit, c.subscribe, c.message, strings.Join(c.headers, "|"), c.mode,
+					c.strict, c.demo, c.speedSet, c.hasMessage, c.idleTimeout, c.timeout, c.retryDelay, c.speed, c.retries}
+			}
+			assert.Equal(t, pick(&w), pick(c), "config")
 		})
 	}
 }
@@ -116,9 +121,9 @@ func TestFlagPlacement(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, arg := range []string{"--help", "-h", "-help"} {
 		res := runWith(t, []string{"x.sse", arg}, nil, nil)
-		if res.code != exitOK || !strings.Contains(res.stdout, "Exit status:") || !strings.Contains(res.stdout, "6  protocol error") {
-			t.Errorf("%s: exit %d, stdout %q", arg, res.code, res.stdout)
-		}
+		assert.Equal(t, exitOK, res.code, "%s: exit code", arg)
+		assert.Contains(t, res.stdout, "Exit status:", "%s: stdout", arg)
+		assert.Contains(t, res.stdout, "6  protocol error", "%s: stdout", arg)
 	}
 }
 
@@ -127,21 +132,18 @@ func TestHelp(t *testing.T) {
 func TestSources(t *testing.T) {
 	data := sample(t, "completed.sse")
 	path := filepath.Join(t.TempDir(), "run.sse")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
 	want := runWith(t, []string{"--json", "-"}, bytes.NewReader(data), nil)
-	if got := runWith(t, []string{path, "--json"}, nil, nil); got.stdout != want.stdout || got.code != exitOK {
-		t.Errorf("FILE: exit %d\n%s", got.code, got.stdout)
-	}
+	got := runWith(t, []string{path, "--json"}, nil, nil)
+	assert.Equal(t, exitOK, got.code, "FILE: exit code")
+	assert.Equal(t, want.stdout, got.stdout, "FILE: the document of stdin")
 	// No argument and stdin not a terminal: stdin is read.
-	if got := runWith(t, []string{"--json"}, bytes.NewReader(data), nil); got.stdout != want.stdout || got.code != exitOK {
-		t.Errorf("stdin without '-': exit %d\n%s", got.code, got.stdout)
-	}
-	got := runWith(t, []string{filepath.Join(t.TempDir(), "missing.sse")}, nil, nil)
-	if got.code != exitIO || !strings.Contains(got.stderr, "no such file") {
-		t.Errorf("missing file: exit %d, stderr %q", got.code, got.stderr)
-	}
+	got = runWith(t, []string{"--json"}, bytes.NewReader(data), nil)
+	assert.Equal(t, exitOK, got.code, "stdin without '-': exit code")
+	assert.Equal(t, want.stdout, got.stdout, "stdin without '-': the document of stdin")
+	got = runWith(t, []string{filepath.Join(t.TempDir(), "missing.sse")}, nil, nil)
+	assert.Equal(t, exitIO, got.code, "missing file: exit code")
+	assert.Contains(t, got.stderr, "no such file", "missing file: stderr")
 }
 
 // TestExitCodes checks the exit code of streams that end in each way
@@ -177,18 +179,13 @@ func TestExitCodes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := runWith(t, append([]string{"--json", "-"}, tt.args...), strings.NewReader(tt.stream), nil)
-			if got.code != tt.code {
-				t.Errorf("exit %d, want %d\n%s", got.code, tt.code, got.stdout)
-			}
+			assert.Equal(t, tt.code, got.code, "exit code\n%s", got.stdout)
 			var doc resultDoc
-			if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
-				t.Fatalf("%v: %s", err, got.stdout)
-			}
-			switch {
-			case tt.errType == "" && doc.Error != nil:
-				t.Errorf("error %+v, want none", doc.Error)
-			case tt.errType != "" && (doc.Error == nil || doc.Error.Type != tt.errType):
-				t.Errorf("error %+v, want type %q", doc.Error, tt.errType)
+			require.NoError(t, json.Unmarshal([]byte(got.stdout), &doc), got.stdout)
+			if tt.errType == "" {
+				assert.Nil(t, doc.Error, "error")
+			} else if assert.NotNil(t, doc.Error, "error") {
+				assert.Equal(t, tt.errType, doc.Error.Type, "error type")
 			}
 		})
 	}
@@ -201,35 +198,26 @@ func TestDemo(t *testing.T) {
 	tty := func(e *env) { e.stdinTTY = true }
 	frameCount := len(frameEnds(sample(t, "thinking-tool-answer.sse"))) + len(frameEnds(sample(t, "citations.sse")))
 	res := runWith(t, nil, strings.NewReader("must not be read"), tty)
-	if res.code != exitOK {
-		t.Errorf("exit %d; stderr:\n%s", res.code, res.stderr)
-	}
+	assert.Equal(t, exitOK, res.code, "exit code; stderr:\n%s", res.stderr)
 	for _, want := range []string{"Let me check the latest lab results", "eGFR 78", "[^5]: dp.019e4040-0d00-7c23-94ea-f5a6b7c8d9e0 L2-L3"} {
-		if !strings.Contains(res.stdout, want) {
-			t.Errorf("demo stdout lacks %q:\n%s", want, res.stdout)
-		}
+		assert.Contains(t, res.stdout, want, "demo stdout")
 	}
 	for _, want := range []string{"playing the bundled sample thinking-tool-answer.sse", "[thinking] ^ the narration above", "playing the bundled sample citations.sse", "TASK_STATE_COMPLETED", "53.08 credits"} {
-		if !strings.Contains(res.stderr, want) {
-			t.Errorf("demo stderr lacks %q:\n%s", want, res.stderr)
-		}
+		assert.Contains(t, res.stderr, want, "demo stderr")
 	}
-	if len(res.sleeps) != frameCount || res.sleeps[0] != framePace {
-		t.Errorf("%d sleeps (first %v), want one of %v per frame, %d", len(res.sleeps), res.sleeps, framePace, frameCount)
-	}
+	// One sleep of framePace per frame.
+	require.Len(t, res.sleeps, frameCount, "sleeps")
+	assert.Equal(t, framePace, res.sleeps[0], "the first sleep")
 	fast := runWith(t, []string{"--demo", "--speed", "4"}, nil, nil)
-	if len(fast.sleeps) != frameCount || fast.sleeps[0] != framePace/4 || fast.stdout != res.stdout {
-		t.Errorf("--speed 4: %d sleeps of %v, want %d of %v and the same output", len(fast.sleeps), fast.sleeps[0], frameCount, framePace/4)
-	}
+	require.Len(t, fast.sleeps, frameCount, "--speed 4: sleeps")
+	assert.Equal(t, framePace/4, fast.sleeps[0], "--speed 4: the first sleep")
+	assert.Equal(t, res.stdout, fast.stdout, "--speed 4: the same output")
 	still := runWith(t, []string{"--demo", "--speed", "0"}, nil, nil)
-	if len(still.sleeps) != 0 || still.stdout != res.stdout {
-		t.Errorf("--speed 0: %d sleeps, want none and the same output", len(still.sleeps))
-	}
+	assert.Empty(t, still.sleeps, "--speed 0: sleeps")
+	assert.Equal(t, res.stdout, still.stdout, "--speed 0: the same output")
 	// --speed also paces a recorded file.
 	paced := runWith(t, []string{"--speed", "1", "-"}, bytes.NewReader(sample(t, "failed.sse")), nil)
-	if len(paced.sleeps) != len(frameEnds(sample(t, "failed.sse"))) {
-		t.Errorf("paced file: %d sleeps", len(paced.sleeps))
-	}
+	assert.Len(t, paced.sleeps, len(frameEnds(sample(t, "failed.sse"))), "paced file: sleeps")
 }
 
 // TestColor checks that colour is used only on a terminal and never with
@@ -249,28 +237,22 @@ func TestColor(t *testing.T) {
 	plain := runWith(t, []string{"-"}, bytes.NewReader(data), nil)
 	colored := runWith(t, []string{"-"}, bytes.NewReader(data), tty)
 	off := runWith(t, []string{"-"}, bytes.NewReader(data), noColor)
-	if strings.Contains(plain.stdout+plain.stderr, "\x1b[") || strings.Contains(off.stdout+off.stderr, "\x1b[") {
-		t.Errorf("escape codes without a terminal or with NO_COLOR")
-	}
-	if !strings.Contains(colored.stderr, ansiRed) || !strings.Contains(colored.stderr, ansiDim+"╰─ thinking") {
-		t.Errorf("no colour on a terminal:\n%q\n%q", colored.stdout, colored.stderr)
-	}
-	if !strings.Contains(plain.stderr, thinkingPrefix) {
-		t.Errorf("plain output does not mark thinking: %q", plain.stderr)
-	}
+	assert.NotContains(t, plain.stdout+plain.stderr, "\x1b[", "escape codes without a terminal")
+	assert.NotContains(t, off.stdout+off.stderr, "\x1b[", "escape codes with NO_COLOR")
+	assert.Contains(t, colored.stderr, ansiRed, "colour on a terminal")
+	assert.Contains(t, colored.stderr, ansiDim+"╰─ thinking", "colour on a terminal")
+	assert.Contains(t, plain.stderr, thinkingPrefix, "plain output marks thinking")
 	// An artifact that arrives already tagged as thinking is set apart
 	// line by line as it is shown.
 	whole := `data: {"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n" +
 		`data: {"artifactUpdate":{"taskId":"t1","lastChunk":true,"artifact":{"artifactId":"a1","parts":[{"text":"one\ntwo"}],"metadata":{"type":"intermediate-thinking"}}}}` + "\n\n" +
 		`data: {"statusUpdate":{"taskId":"t1","status":{"state":"TASK_STATE_FAILED"}}}` + "\n\n"
 	got := runWith(t, []string{"-"}, strings.NewReader(whole), nil)
-	if got.stdout != "" || !strings.Contains(got.stderr, "\n[thinking] one\n[thinking] two\n● TASK_STATE_FAILED") {
-		t.Errorf("stdout %q, stderr %q: want each line prefixed on stderr", got.stdout, got.stderr)
-	}
+	assert.Empty(t, got.stdout, "stdout")
+	assert.Contains(t, got.stderr, "\n[thinking] one\n[thinking] two\n● TASK_STATE_FAILED", "each line prefixed on stderr")
 	got = runWith(t, []string{"-"}, strings.NewReader(whole), tty)
-	if got.stdout != "" || !strings.Contains(got.stderr, "\n"+ansiDim+"one"+ansiReset+"\n"+ansiDim+"two"+ansiReset+"\n") {
-		t.Errorf("stdout %q, stderr %q: want each line dimmed on stderr", got.stdout, got.stderr)
-	}
+	assert.Empty(t, got.stdout, "stdout on a terminal")
+	assert.Contains(t, got.stderr, "\n"+ansiDim+"one"+ansiReset+"\n"+ansiDim+"two"+ansiReset+"\n", "each line dimmed on stderr")
 }
 
 // TestInputAfterError feeds more than sse.DefaultMaxEventSize bytes of
@@ -287,18 +269,15 @@ func TestInputAfterError(t *testing.T) {
 		n++
 	}
 	got := runWith(t, []string{"--json", "-"}, strings.NewReader(b.String()), nil)
-	if got.code != exitProtocol || strings.Contains(got.stderr, "refused") {
-		t.Errorf("exit %d, stderr %q: want %d and nothing refused", got.code, got.stderr, exitProtocol)
-	}
+	assert.Equal(t, exitProtocol, got.code, "exit code")
+	assert.NotContains(t, got.stderr, "refused", "stderr")
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
-		t.Fatal(err)
+	require.NoError(t, json.Unmarshal([]byte(got.stdout), &doc))
+	if assert.NotNil(t, doc.Error, "the failure at frame 2") {
+		assert.Equal(t, int64(2), doc.Error.Seq, "the failure at frame 2")
 	}
-	if doc.Error == nil || doc.Error.Seq != 2 || len(doc.Artifacts) != 0 {
-		t.Errorf("error %+v, %d artifacts: want the failure at frame 2 and nothing after", doc.Error, len(doc.Artifacts))
-	}
+	assert.Empty(t, doc.Artifacts, "nothing after the failure")
 	fr := runWith(t, []string{"--frames", "-"}, strings.NewReader(b.String()), nil)
-	if lines := strings.Count(fr.stdout, "\n"); lines != n+2 || strings.Contains(fr.stderr, "refused") {
-		t.Errorf("--frames: %d lines, want %d; stderr %q", lines, n+2, fr.stderr)
-	}
+	assert.Equal(t, n+2, strings.Count(fr.stdout, "\n"), "--frames: lines")
+	assert.NotContains(t, fr.stderr, "refused", "--frames: stderr")
 }

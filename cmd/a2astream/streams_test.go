@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // stderrMarks are the starts of what goes to stderr in the human output,
@@ -56,23 +58,17 @@ func TestOutputStreams(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			apart := runWith(t, c.args, bytes.NewReader(c.stdin), nil)
 			for _, m := range stderrMarks {
-				if strings.Contains(apart.stdout, m.mark) {
-					t.Errorf("stdout holds %q:\n%s", m.mark, apart.stdout)
-				}
+				assert.NotContains(t, apart.stdout, m.mark, "stdout")
 			}
-			if c.answer != "" && !strings.Contains(apart.stdout, c.answer) {
-				t.Errorf("stdout lacks %q:\n%s", c.answer, apart.stdout)
+			if c.answer != "" {
+				assert.Contains(t, apart.stdout, c.answer, "stdout")
 			}
-			if apart.stderr == "" {
-				t.Error("nothing on stderr")
-			}
+			assert.NotEmpty(t, apart.stderr, "nothing on stderr")
 
 			var sleeps []time.Duration
 			var both bytes.Buffer
 			code := run(c.args, bytes.NewReader(c.stdin), &both, &both, testEnv(&sleeps))
-			if code != apart.code {
-				t.Errorf("exit %d with one buffer, %d apart", code, apart.code)
-			}
+			assert.Equal(t, apart.code, code, "exit code with one buffer and apart")
 			for _, line := range strings.Split(both.String(), "\n") {
 				for _, m := range stderrMarks {
 					if !strings.Contains(line, m.mark) {
@@ -82,15 +78,11 @@ func TestOutputStreams(t *testing.T) {
 					for _, p := range m.prefixes {
 						ok = ok || strings.HasPrefix(line, p)
 					}
-					if !ok {
-						t.Errorf("%q runs into another line: %q\nwhole output:\n%s", m.mark, line, both.String())
-					}
+					assert.True(t, ok, "%q runs into another line: %q\nwhole output:\n%s", m.mark, line, both.String())
 				}
 			}
 			// The same lines, each whole, as apart.
-			if got, want := sortedLines(both.String()), sortedLines(apart.stdout+apart.stderr); got != want {
-				t.Errorf("one buffer holds other lines than stdout and stderr apart:\n%s\nwant:\n%s", got, want)
-			}
+			assert.Equal(t, sortedLines(apart.stdout+apart.stderr), sortedLines(both.String()), "the lines of one buffer (+) and of stdout and stderr apart (-)")
 		})
 	}
 }
