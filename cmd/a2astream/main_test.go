@@ -17,6 +17,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/internal/samples"
 )
 
@@ -62,9 +65,7 @@ func runWith(t *testing.T, args []string, stdin io.Reader, adjust func(*env)) re
 	res.stdout, res.stderr = out.String(), errw.String()
 	for _, m := range backoffNote.FindAllStringSubmatch(res.stderr, -1) {
 		d, err := time.ParseDuration(m[1])
-		if err != nil {
-			t.Fatalf("note %q: %v", m[0], err)
-		}
+		require.NoError(t, err, "note %q", m[0])
 		res.backoffs = append(res.backoffs, d)
 	}
 	return res
@@ -73,18 +74,15 @@ func runWith(t *testing.T, args []string, stdin io.Reader, adjust func(*env)) re
 func sample(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := samples.Streams.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
 func sampleNames(t *testing.T) []string {
 	t.Helper()
 	names, err := fs.Glob(samples.Streams, "*.sse")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no sample streams embedded: %v", err)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, names, "no sample streams embedded")
 	return names
 }
 
@@ -106,21 +104,13 @@ func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
 	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/a2astream -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
+	require.NoError(t, err, "run go test ./cmd/a2astream -update to create it")
+	assert.Equal(t, string(want), got, "output differs from %s (run with -update to accept)", path)
 }
 
 func (r result) golden() string {
@@ -137,14 +127,11 @@ func TestGolden(t *testing.T) {
 		streams[name] = sample(t, name)
 	}
 	local, err := filepath.Glob(filepath.Join("testdata", "*.sse"))
-	if err != nil || len(local) == 0 {
-		t.Fatalf("no streams in testdata: %v", err)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, local, "no streams in testdata")
 	for _, path := range local {
 		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		streams[filepath.Base(path)] = b
 	}
 	for name, data := range streams {
@@ -180,34 +167,20 @@ func TestOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.sample, func(t *testing.T) {
 			res := runWith(t, []string{"--json", "-"}, bytes.NewReader(sample(t, tt.sample)), nil)
-			if res.code != tt.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", res.code, tt.code, res.stderr)
-			}
+			assert.Equal(t, tt.code, res.code, "exit code; stderr:\n%s", res.stderr)
 			var doc resultDoc
-			if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
-				t.Fatalf("--json output is not one JSON document: %v\n%s", err, res.stdout)
-			}
-			if doc.State != tt.state {
-				t.Errorf("state %q, want %q", doc.State, tt.state)
-			}
+			require.NoError(t, json.Unmarshal([]byte(res.stdout), &doc), "--json output is not one JSON document:\n%s", res.stdout)
+			assert.Equal(t, tt.state, doc.State, "state")
 			if tt.answer == "" {
-				if doc.Answer != nil {
-					t.Errorf("answer %q, want none", doc.Answer.Text)
-				}
-			} else if doc.Answer == nil || !strings.Contains(doc.Answer.Text, tt.answer) {
-				t.Errorf("answer %+v, want one containing %q", doc.Answer, tt.answer)
-			} else if len(doc.Answer.Citations) != tt.citations {
-				t.Errorf("%d citations, want %d", len(doc.Answer.Citations), tt.citations)
+				assert.Nil(t, doc.Answer, "answer")
+			} else if assert.NotNil(t, doc.Answer, "answer") && assert.Contains(t, doc.Answer.Text, tt.answer, "answer") {
+				assert.Len(t, doc.Answer.Citations, tt.citations, "citations")
 			}
-			if len(doc.Thinking) != tt.thinking {
-				t.Errorf("%d thinking artifacts, want %d", len(doc.Thinking), tt.thinking)
+			assert.Len(t, doc.Thinking, tt.thinking, "thinking artifacts")
+			if tt.message != "" && assert.NotNil(t, doc.StatusMessage, "status message") {
+				assert.Contains(t, doc.StatusMessage.Text, tt.message, "status message")
 			}
-			if tt.message != "" && (doc.StatusMessage == nil || !strings.Contains(doc.StatusMessage.Text, tt.message)) {
-				t.Errorf("status message %+v, want one containing %q", doc.StatusMessage, tt.message)
-			}
-			if doc.Error != nil {
-				t.Errorf("error %+v, want none", doc.Error)
-			}
+			assert.Nil(t, doc.Error, "error")
 		})
 	}
 }
@@ -218,33 +191,25 @@ func TestOutcomes(t *testing.T) {
 func TestCitationOffsets(t *testing.T) {
 	res := runWith(t, []string{"--json", "-"}, bytes.NewReader(sample(t, "citations.sse")), nil)
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Answer == nil {
-		t.Fatal("no answer")
-	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &doc))
+	require.NotNil(t, doc.Answer, "no answer")
 	text := doc.Answer.Text
 	for _, c := range doc.Answer.Citations {
 		prefix := text[:c.ByteOffset]
-		if n := utf8.RuneCountInString(prefix); n != c.RuneIndex || c.RuneIndex != c.Offset {
-			t.Errorf("citation %d: runeIndex %d, offset %d, want %d code points before byte %d", c.Number, c.RuneIndex, c.Offset, n, c.ByteOffset)
-		}
+		assert.Equal(t, utf8.RuneCountInString(prefix), c.RuneIndex, "citation %d: runeIndex, the code points before byte %d", c.Number, c.ByteOffset)
+		assert.Equal(t, c.RuneIndex, c.Offset, "citation %d: offset (code points) and runeIndex", c.Number)
 		u16 := 0
 		for _, r := range prefix {
 			u16 += len(utf16Units(r))
 		}
-		if u16 != c.UTF16Index {
-			t.Errorf("citation %d: utf16Index %d, want %d", c.Number, c.UTF16Index, u16)
-		}
-		if c.Error != nil || string(c.Target) == "null" {
-			t.Errorf("citation %d did not resolve: %v %s", c.Number, c.Error, c.Target)
-		}
+		assert.Equal(t, u16, c.UTF16Index, "citation %d: utf16Index", c.Number)
+		assert.Nil(t, c.Error, "citation %d did not resolve", c.Number)
+		assert.NotEqual(t, "null", string(c.Target), "citation %d did not resolve", c.Number)
 	}
 	last := doc.Answer.Citations[len(doc.Answer.Citations)-1]
-	if last.UTF16Index-last.RuneIndex != 1 || last.TargetKind != "Text" || !strings.Contains(string(last.Target), "Thirsty") {
-		t.Errorf("last citation %+v: want the emoji counted as 2 UTF-16 units and lines 2-3 of the transcript", last)
-	}
+	assert.Equal(t, 1, last.UTF16Index-last.RuneIndex, "last citation %+v: the emoji counted as 2 UTF-16 units", last)
+	assert.Equal(t, "Text", last.TargetKind, "last citation: lines 2-3 of the transcript")
+	assert.Contains(t, string(last.Target), "Thirsty", "last citation: lines 2-3 of the transcript")
 }
 
 func utf16Units(r rune) []uint16 {
@@ -274,15 +239,13 @@ func TestWholeCharacters(t *testing.T) {
 			code := run([]string{"-"}, iotest.OneByteReader(bytes.NewReader(sample(t, name))), &rec, &errw, testEnv(&sleeps))
 			var all []byte
 			for _, w := range rec.writes {
-				if !utf8.Valid(w) {
-					t.Errorf("a write to stdout splits a character: %q", w)
-				}
+				assert.True(t, utf8.Valid(w), "a write to stdout splits a character: %q", w)
 				all = append(all, w...)
 			}
 			whole := runWith(t, []string{"-"}, bytes.NewReader(sample(t, name)), nil)
-			if string(all) != whole.stdout || errw.String() != whole.stderr || code != whole.code {
-				t.Errorf("one byte at a time gives another output:\n%s\nwant:\n%s", all, whole.stdout)
-			}
+			assert.Equal(t, whole.stdout, string(all), "stdout, one byte at a time and whole")
+			assert.Equal(t, whole.stderr, errw.String(), "stderr, one byte at a time and whole")
+			assert.Equal(t, whole.code, code, "exit code, one byte at a time and whole")
 		})
 	}
 }
@@ -310,9 +273,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
+		require.False(t, time.Now().After(deadline), "timed out waiting for %s", what)
 		time.Sleep(2 * time.Millisecond)
 	}
 }
@@ -329,19 +290,12 @@ func TestLiveText(t *testing.T) {
 	done := make(chan int, 1)
 	go func() { done <- run([]string{"-"}, pr, &out, &errw, testEnv(&sleeps)) }()
 	// Frames 1-4: the task, then three deltas.
-	if _, err := pw.Write(data[:ends[3]]); err != nil {
-		t.Fatal(err)
-	}
+	_, err := pw.Write(data[:ends[3]])
+	require.NoError(t, err)
 	waitFor(t, "the first deltas on stdout", func() bool { return strings.HasPrefix(out.String(), "Asthme intermittent") })
-	if !strings.Contains(errw.String(), "TASK_STATE_WORKING") {
-		t.Errorf("stderr %q: want the WORKING state shown", errw.String())
-	}
-	if strings.Contains(errw.String(), "COMPLETED") {
-		t.Errorf("stderr %q: the run is not over yet", errw.String())
-	}
+	assert.Contains(t, errw.String(), "TASK_STATE_WORKING", "stderr: the WORKING state shown")
+	assert.NotContains(t, errw.String(), "COMPLETED", "stderr: the run is not over yet")
 	pw.Write(data[ends[3]:])
 	pw.Close()
-	if code := <-done; code != exitOK {
-		t.Errorf("exit code %d, want 0", code)
-	}
+	assert.Equal(t, exitOK, <-done, "exit code")
 }
