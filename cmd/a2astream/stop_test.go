@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain runs the command itself when A2ASTREAM_TEST_MAIN is set, so
@@ -56,9 +58,7 @@ func stallingAgentN(t *testing.T, head []byte, endFirst bool) (*httptest.Server,
 		case <-release:
 		}
 	}))
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("server on %s", srv.URL)
-	}
+	require.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"), "server on %s", srv.URL)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
 	return srv, n
@@ -68,9 +68,7 @@ func stallingAgentN(t *testing.T, head []byte, endFirst bool) (*httptest.Server,
 func jsonDoc(t *testing.T, out string) resultDoc {
 	t.Helper()
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("--json output is not one JSON document: %v\n%s", err, out)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), "--json output is not one JSON document:\n%s", out)
 	return doc
 }
 
@@ -96,16 +94,14 @@ func TestStalledServer(t *testing.T) {
 			srv := stallingAgent(t, tt.head)
 			args := append([]string{"--json", "--idle-timeout", "150ms", "-m", "hi", srv.URL + "/a2a"}, tt.args...)
 			got := runWith(t, args, nil, nil)
-			if got.code != exitTruncated {
-				t.Errorf("exit %d, want %d; stderr:\n%s", got.code, exitTruncated, got.stderr)
-			}
+			assert.Equal(t, exitTruncated, got.code, "exit code; stderr:\n%s", got.stderr)
 			doc := jsonDoc(t, got.stdout)
-			if doc.Error == nil || doc.Error.Type != "truncated" || doc.Error.TaskID != tt.taskID || !strings.Contains(doc.Error.Cause, "idle timeout") {
-				t.Errorf("error %+v: want truncated, task %q, cause the idle timeout", doc.Error, tt.taskID)
+			if assert.NotNil(t, doc.Error, "error") {
+				assert.Equal(t, "truncated", doc.Error.Type, "error type")
+				assert.Equal(t, tt.taskID, doc.Error.TaskID, "error taskId")
+				assert.Contains(t, doc.Error.Cause, "idle timeout", "error cause")
 			}
-			if !strings.Contains(got.stderr, tt.note) {
-				t.Errorf("stderr %q: want %q", got.stderr, tt.note)
-			}
+			assert.Contains(t, got.stderr, tt.note, "stderr")
 		})
 	}
 }
@@ -124,9 +120,8 @@ func TestSilentServer(t *testing.T) {
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
 	got := runWith(t, []string{"--idle-timeout", "100ms", "--subscribe", "task.1", srv.URL}, nil, nil)
-	if got.code != exitIO || !strings.Contains(got.stderr, "idle timeout") {
-		t.Errorf("exit %d, stderr %q: want %d and the idle timeout", got.code, got.stderr, exitIO)
-	}
+	assert.Equal(t, exitIO, got.code, "exit code")
+	assert.Contains(t, got.stderr, "idle timeout", "stderr")
 }
 
 // TestOverallTimeout checks --timeout on a run whose connection stays
@@ -136,17 +131,11 @@ func TestOverallTimeout(t *testing.T) {
 	fs := frames(sample(t, "completed.sse"))
 	srv := stallingAgent(t, join(fs[:3]))
 	got := runWith(t, []string{"--timeout", "200ms", "--idle-timeout", "0", "-m", "hi", srv.URL + "/a2a"}, nil, nil)
-	if got.code != exitTruncated {
-		t.Errorf("exit %d, want %d; stderr:\n%s", got.code, exitTruncated, got.stderr)
-	}
+	assert.Equal(t, exitTruncated, got.code, "exit code; stderr:\n%s", got.stderr)
 	for _, want := range []string{"the run took longer than --timeout 200ms", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3"} {
-		if !strings.Contains(got.stderr, want) {
-			t.Errorf("stderr %q: want %q", got.stderr, want)
-		}
+		assert.Contains(t, got.stderr, want, "stderr")
 	}
-	if !strings.HasPrefix(got.stdout, "Asthme") {
-		t.Errorf("stdout %q: want the text received", got.stdout)
-	}
+	assert.True(t, strings.HasPrefix(got.stdout, "Asthme"), "stdout %q: want the text received", got.stdout)
 }
 
 // interruptRun runs the command with args and stdin, waits until stdout or
@@ -167,7 +156,7 @@ func interruptRun(t *testing.T, args []string, stdin io.Reader, ready func(stdou
 	case code := <-done:
 		return result{code: code, stdout: out.String(), stderr: errw.String()}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the run did not stop on SIGINT")
+		require.Fail(t, "the run did not stop on SIGINT")
 	}
 	return result{}
 }
@@ -182,13 +171,9 @@ func TestInterrupt(t *testing.T) {
 	t.Run("URL", func(t *testing.T) {
 		srv := stallingAgent(t, join(fs[:3]))
 		got := interruptRun(t, []string{"-m", "hi", srv.URL + "/a2a"}, nil, func(out, _ string) bool { return strings.HasPrefix(out, "Asthme intermittent") })
-		if got.code != exitTruncated {
-			t.Errorf("exit %d, want %d", got.code, exitTruncated)
-		}
+		assert.Equal(t, exitTruncated, got.code, "exit code")
 		for _, want := range []string{"interrupted by interrupt", "resume with: a2astream --subscribe " + taskID + " --last-event-id 3 URL"} {
-			if !strings.Contains(got.stderr, want) {
-				t.Errorf("stderr %q: want %q", got.stderr, want)
-			}
+			assert.Contains(t, got.stderr, want, "stderr")
 		}
 	})
 	t.Run("URL --json", func(t *testing.T) {
@@ -197,12 +182,12 @@ func TestInterrupt(t *testing.T) {
 		// stalls.
 		srv, n := stallingAgentN(t, join(fs[:3]), true)
 		got := interruptRun(t, []string{"--json", "--retry-delay", "0s", "-m", "hi", srv.URL + "/a2a"}, nil, func(_, _ string) bool { return n.Load() >= 2 })
-		if got.code != exitTruncated {
-			t.Errorf("exit %d, want %d", got.code, exitTruncated)
-		}
+		assert.Equal(t, exitTruncated, got.code, "exit code")
 		doc := jsonDoc(t, got.stdout)
-		if doc.Error == nil || doc.Error.Type != "truncated" || doc.Error.Cause != "interrupted by interrupt" || doc.Error.TaskID != taskID || doc.Error.LastEventID != "3" {
-			t.Errorf("error %+v: want the truncation by the signal after event 3", doc.Error)
+		if assert.NotNil(t, doc.Error, "the truncation by the signal after event 3") {
+			assert.Equal(t, errorDoc{Type: "truncated", Cause: "interrupted by interrupt", TaskID: taskID, LastEventID: "3"},
+				errorDoc{Type: doc.Error.Type, Cause: doc.Error.Cause, TaskID: doc.Error.TaskID, LastEventID: doc.Error.LastEventID},
+				"the truncation by the signal after event 3")
 		}
 	})
 	t.Run("before the answer", func(t *testing.T) {
@@ -218,12 +203,11 @@ func TestInterrupt(t *testing.T) {
 		t.Cleanup(srv.Close)
 		t.Cleanup(func() { close(release) })
 		got := interruptRun(t, []string{"--json", "-m", "hi", srv.URL + "/a2a"}, nil, func(_, _ string) bool { return asked.Load() })
-		if got.code != exitTruncated {
-			t.Errorf("exit %d, want %d", got.code, exitTruncated)
-		}
+		assert.Equal(t, exitTruncated, got.code, "exit code")
 		doc := jsonDoc(t, got.stdout)
-		if doc.Error == nil || doc.Error.Type != "interrupted" || doc.Error.Message != "interrupted by interrupt" {
-			t.Errorf("error %+v: want the interruption", doc.Error)
+		if assert.NotNil(t, doc.Error, "the interruption") {
+			assert.Equal(t, "interrupted", doc.Error.Type, "error type")
+			assert.Equal(t, "interrupted by interrupt", doc.Error.Message, "error message")
 		}
 	})
 	t.Run("stdin", func(t *testing.T) {
@@ -231,12 +215,9 @@ func TestInterrupt(t *testing.T) {
 		t.Cleanup(func() { pw.Close() })
 		go pw.Write(join(fs[:3]))
 		got := interruptRun(t, []string{"-"}, pr, func(out, _ string) bool { return strings.HasPrefix(out, "Asthme intermittent") })
-		if got.code != exitTruncated {
-			t.Errorf("exit %d, want %d", got.code, exitTruncated)
-		}
-		if !strings.Contains(got.stderr, "resume with: a2astream --subscribe "+taskID+" --last-event-id 3") || !strings.Contains(got.stderr, "interrupted by interrupt") {
-			t.Errorf("stderr %q: want the cause and the resume hint", got.stderr)
-		}
+		assert.Equal(t, exitTruncated, got.code, "exit code")
+		assert.Contains(t, got.stderr, "resume with: a2astream --subscribe "+taskID+" --last-event-id 3", "stderr: the resume hint")
+		assert.Contains(t, got.stderr, "interrupted by interrupt", "stderr: the cause")
 	})
 }
 
@@ -251,22 +232,15 @@ func TestInterruptProcess(t *testing.T) {
 		"A2ASTREAM_TEST_ARGS="+strings.Join([]string{"-m", "hi", srv.URL + "/a2a"}, "\x1f"))
 	var out, errw syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { cmd.Process.Kill() })
 	waitFor(t, "the process to show the text", func() bool { return strings.HasPrefix(out.String(), "Asthme intermittent") })
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	err := cmd.Wait()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitTruncated {
-		t.Fatalf("wait: %v, want exit %d; stderr:\n%s", err, exitTruncated, errw.String())
-	}
+	require.ErrorAs(t, err, &exit, "wait; stderr:\n%s", errw.String())
+	require.Equal(t, exitTruncated, exit.ExitCode(), "exit code; stderr:\n%s", errw.String())
 	for _, want := range []string{"interrupted by interrupt", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3 URL"} {
-		if !strings.Contains(errw.String(), want) {
-			t.Errorf("stderr %q: want %q", errw.String(), want)
-		}
+		assert.Contains(t, errw.String(), want, "stderr")
 	}
 }
