@@ -93,3 +93,38 @@ func TestAllocsStreamDelta(t *testing.T) {
 		})
 	}
 }
+
+// What a resubscription needs, asked of a Stream after every delta frame
+// (as the wasm module's status call does), allocates nothing: TaskID,
+// LastEventID and Done, with an id that changes with every frame.
+func TestAllocsStreamResubscribeInfo(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	s := reconstruct.NewStream(nil)
+	s.Write([]byte(sseStream("h", task("TASK_STATE_WORKING"), first("art-1", "The "))))
+	for s.Next() {
+	}
+	frames := [2][]byte{
+		[]byte("id: evt-1\ndata: " + more("art-1", "token ") + "\n\n"),
+		[]byte("id: evt-2\ndata: " + more("art-1", "token ") + "\n\n"),
+	}
+	k := 0
+	step := func() {
+		s.Write(frames[k%2])
+		k++
+		for s.Next() {
+		}
+		if s.TaskID() != taskID || len(s.LastEventID()) != len("evt-1") || s.Done() {
+			require.Fail(t, "resubscription info", "task %q, last event id %q, done %v", s.TaskID(), s.LastEventID(), s.Done())
+		}
+	}
+	const runs = 100
+	for {
+		step()
+		if txt := lastText(s.Result()); cap(txt)-len(txt) > (runs+1)*len("token ") {
+			break
+		}
+	}
+	assert.Zero(t, testing.AllocsPerRun(runs, step), "allocations of a delta frame and TaskID, LastEventID, Done")
+}

@@ -501,6 +501,10 @@ func (r *Reducer) extended() bool { return r.delta != nil }
 // muteText makes r build no UpdateText, for a caller that reads none.
 func (r *Reducer) muteText() { r.mute = true }
 
+// taskID returns the run's task id, without the LastEventID update that
+// Result makes (a string of the id, when it changed).
+func (r *Reducer) taskID() string { return r.res.TaskID }
+
 // closed reports whether Finish was called.
 func (r *Reducer) closed() bool { return r.finished }
 

@@ -254,7 +254,7 @@ func (s *Stream) Resume() error {
 
 // TaskID returns the run's task id, for a resubscription; "" when none has
 // been seen.
-func (s *Stream) TaskID() string { return s.red.Result().TaskID }
+func (s *Stream) TaskID() string { return s.red.taskID() }
 
 // LastEventID returns the SSE id of the last event applied, for a
 // resubscription's Last-Event-ID header. The slice is valid until the next
