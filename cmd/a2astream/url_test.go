@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -63,7 +65,7 @@ func (a *agent) serve(w http.ResponseWriter, r *http.Request) {
 	a.n++
 	a.mu.Unlock()
 	if i >= len(a.replies) {
-		a.t.Errorf("unexpected request %d: %s %s", i+1, r.Method, r.URL.Path)
+		assert.Fail(a.t, "unexpected request", "request %d: %s %s", i+1, r.Method, r.URL.Path)
 		http.Error(w, "no more replies", http.StatusGone)
 		return
 	}
@@ -86,8 +88,7 @@ func (a *agent) serve(w http.ResponseWriter, r *http.Request) {
 	w.(http.Flusher).Flush()
 	if rp.cut {
 		conn, _, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			a.t.Errorf("hijack: %v", err)
+		if !assert.NoError(a.t, err, "hijack") {
 			return
 		}
 		conn.Close()
@@ -99,26 +100,20 @@ func (a *agent) serve(w http.ResponseWriter, r *http.Request) {
 func expect(method, path, rpcMethod, lastID string) func(*testing.T, *http.Request, []byte) {
 	return func(t *testing.T, r *http.Request, body []byte) {
 		t.Helper()
-		if r.Method != method || r.URL.Path != path {
-			t.Errorf("request %s %s, want %s %s", r.Method, r.URL.Path, method, path)
-		}
-		if v := r.Header.Get("A2A-Version"); v != "1.0" {
-			t.Errorf("A2A-Version %q, want 1.0", v)
-		}
-		if v := r.Header.Get("Accept"); v != "text/event-stream" {
-			t.Errorf("Accept %q, want text/event-stream", v)
-		}
-		if v := r.Header.Get("Last-Event-ID"); v != lastID {
-			t.Errorf("Last-Event-ID %q, want %q", v, lastID)
-		}
+		// It runs in the server's goroutine: assert, never require.
+		assert.Equal(t, method+" "+path, r.Method+" "+r.URL.Path, "request")
+		assert.Equal(t, "1.0", r.Header.Get("A2A-Version"), "A2A-Version")
+		assert.Equal(t, "text/event-stream", r.Header.Get("Accept"), "Accept")
+		assert.Equal(t, lastID, r.Header.Get("Last-Event-ID"), "Last-Event-ID")
 		if rpcMethod != "" {
 			var env struct {
 				JSONRPC string          `json:"jsonrpc"`
 				Method  string          `json:"method"`
 				Params  json.RawMessage `json:"params"`
 			}
-			if err := json.Unmarshal(body, &env); err != nil || env.JSONRPC != "2.0" || env.Method != rpcMethod {
-				t.Errorf("JSON-RPC body %s, want method %s", body, rpcMethod)
+			if assert.NoError(t, json.Unmarshal(body, &env), "JSON-RPC body %s", body) {
+				assert.Equal(t, "2.0", env.JSONRPC, "JSON-RPC body %s: jsonrpc", body)
+				assert.Equal(t, rpcMethod, env.Method, "JSON-RPC body %s: method", body)
 			}
 		}
 	}
@@ -183,9 +178,7 @@ func planCut(t *testing.T, data []byte, cut int, rpc bool) cutPlan {
 	for seq := 0; lx.Next(); seq++ {
 		f := lx.Frame()
 		ev, err := dec.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if taskID == "" {
 			taskID, ctxID = string(ev.TaskID()), string(ev.ContextID())
 		}
@@ -219,9 +212,7 @@ func planCut(t *testing.T, data []byte, cut int, rpc bool) cutPlan {
 			a.Metadata = append(json.RawMessage(nil), u.Artifact.Metadata.Raw...)
 		}
 	}
-	if current == "" {
-		t.Fatalf("frame %d is no artifact update", cut)
-	}
+	require.NotEmpty(t, current, "frame %d is no artifact update", cut)
 	for i, f := range p.frames {
 		if bytes.Contains(f, []byte(`"artifactId":"`+current+`"`)) {
 			p.replay = i
@@ -234,9 +225,7 @@ func planCut(t *testing.T, data []byte, cut int, rpc bool) cutPlan {
 		"artifacts": arts,
 	}}
 	doc, err := json.Marshal(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if rpc {
 		doc = []byte(`{"jsonrpc":"2.0","id":"req-2","result":` + string(doc) + `}`)
 	}
@@ -275,9 +264,7 @@ func TestResume(t *testing.T) {
 				data = toJSONRPC(data)
 			}
 			p := planCut(t, data, 17, rpc)
-			if p.replay == 0 || p.replay >= p.cut || p.lastID == "" {
-				t.Fatalf("bad plan: replay from %d, cut at %d, last id %q", p.replay, p.cut, p.lastID)
-			}
+			require.True(t, p.replay > 0 && p.replay < p.cut && p.lastID != "", "bad plan: replay from %d, cut at %d, last id %q", p.replay, p.cut, p.lastID)
 			taskID := "task.019e4024-95c0-70a1-b4c2-d9e8f7a6b5c4"
 			first, sub := expect("POST", base+"/message:stream", "", ""), expect("POST", base+"/tasks/"+taskID+":subscribe", "", p.lastID)
 			args := []string{"--json", "-m", "How is the HbA1c?", "--retry-delay", "1ms"}
@@ -291,18 +278,11 @@ func TestResume(t *testing.T) {
 			)
 			got := runWith(t, append(args, a.url()), nil, nil)
 			want := runWith(t, []string{"--json", "-"}, bytes.NewReader(data), nil)
-			if got.code != exitOK || got.stdout != want.stdout {
-				t.Errorf("exit %d; resumed result differs from the uncut one:\n%s\nwant:\n%s\nstderr:\n%s", got.code, got.stdout, want.stdout, got.stderr)
-			}
-			if a.requests() != 2 {
-				t.Errorf("%d requests, want 2", a.requests())
-			}
-			if !strings.Contains(got.stderr, "resubscribing to task "+taskID+" after event "+p.lastID) {
-				t.Errorf("stderr %q: want the resubscription told", got.stderr)
-			}
-			if len(got.backoffs) != 1 || got.backoffs[0] != time.Millisecond {
-				t.Errorf("backoffs %v, want one of 1ms", got.backoffs)
-			}
+			assert.Equal(t, exitOK, got.code, "exit code; stderr:\n%s", got.stderr)
+			assert.Equal(t, want.stdout, got.stdout, "the resumed result and the uncut one")
+			assert.Equal(t, 2, a.requests(), "requests")
+			assert.Contains(t, got.stderr, "resubscribing to task "+taskID+" after event "+p.lastID, "stderr: the resubscription told")
+			assert.Equal(t, []time.Duration{time.Millisecond}, got.backoffs, "backoffs")
 		})
 	}
 }
@@ -325,14 +305,11 @@ func TestResumeTwice(t *testing.T) {
 	)
 	got := runWith(t, []string{a.url(), "--json", "-d", `{"message":{"role":"ROLE_USER","parts":[{"text":"x"}]}}`, "--retry-delay", "10ms"}, nil, nil)
 	want := runWith(t, []string{"--json", "-"}, bytes.NewReader(data), nil)
-	if got.code != exitOK || got.stdout != want.stdout {
-		t.Errorf("exit %d; resumed result differs from the uncut one:\n%s\nstderr:\n%s", got.code, got.stdout, got.stderr)
-	}
+	assert.Equal(t, exitOK, got.code, "exit code; stderr:\n%s", got.stderr)
+	assert.Equal(t, want.stdout, got.stdout, "the resumed result and the uncut one")
 	// The second subscription delivered events, so the backoff started
 	// over.
-	if len(got.backoffs) != 2 || got.backoffs[0] != 10*time.Millisecond || got.backoffs[1] != 10*time.Millisecond {
-		t.Errorf("backoffs %v, want 10ms twice", got.backoffs)
-	}
+	assert.Equal(t, []time.Duration{10 * time.Millisecond, 10 * time.Millisecond}, got.backoffs, "backoffs")
 }
 
 // TestResumeGivesUp makes every subscription fail at once: after --retries
@@ -350,37 +327,22 @@ func TestResumeGivesUp(t *testing.T) {
 		reply{check: sub, body: nil, cut: true},
 	)
 	got := runWith(t, []string{"--json", "--retries", "3", "--retry-delay", "5ms", "-m", "hi", a.url()}, nil, nil)
-	if got.code != exitTruncated {
-		t.Errorf("exit %d, want %d; stderr:\n%s", got.code, exitTruncated, got.stderr)
-	}
-	if want := []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}; !equalDurations(got.backoffs, want) {
-		t.Errorf("backoffs %v, want %v", got.backoffs, want)
-	}
+	assert.Equal(t, exitTruncated, got.code, "exit code; stderr:\n%s", got.stderr)
+	assert.Equal(t, []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}, got.backoffs, "backoffs")
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
-		t.Fatal(err)
+	require.NoError(t, json.Unmarshal([]byte(got.stdout), &doc))
+	if assert.NotNil(t, doc.Error, "truncated at event %s of %s", p.lastID, taskID) {
+		assert.Equal(t, "truncated", doc.Error.Type, "error type")
+		assert.Equal(t, taskID, doc.Error.TaskID, "error taskId")
+		assert.Equal(t, p.lastID, doc.Error.LastEventID, "error lastEventId")
 	}
-	if doc.Error == nil || doc.Error.Type != "truncated" || doc.Error.TaskID != taskID || doc.Error.LastEventID != p.lastID || doc.LastEventID != p.lastID {
-		t.Errorf("error %+v, lastEventId %q: want truncated at event %s of %s", doc.Error, doc.LastEventID, p.lastID, taskID)
+	assert.Equal(t, p.lastID, doc.LastEventID, "lastEventId")
+	assert.Equal(t, "TASK_STATE_WORKING", doc.State, "state")
+	assert.Nil(t, doc.Answer, "no answer")
+	if assert.Len(t, doc.Artifacts, 1, "the open artifact kept") {
+		assert.False(t, doc.Artifacts[0].Sealed, "the open artifact kept")
 	}
-	if doc.State != "TASK_STATE_WORKING" || doc.Answer != nil || len(doc.Artifacts) != 1 || doc.Artifacts[0].Sealed {
-		t.Errorf("result %+v: want the open artifact kept, no answer", doc)
-	}
-	if !strings.Contains(got.stderr, "giving up after 3 resubscriptions") {
-		t.Errorf("stderr %q: want the give-up told", got.stderr)
-	}
-}
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	assert.Contains(t, got.stderr, "giving up after 3 resubscriptions", "stderr: the give-up told")
 }
 
 // TestNoResume checks that --no-resume reports the cut stream as truncated
@@ -390,15 +352,10 @@ func TestNoResume(t *testing.T) {
 	p := planCut(t, data, 8, false)
 	a := newAgent(t, reply{body: p.firstPart(), cut: true})
 	got := runWith(t, []string{"-m", "hi", "--no-resume", a.url()}, nil, nil)
-	if got.code != exitTruncated || a.requests() != 1 {
-		t.Errorf("exit %d after %d requests, want %d after 1", got.code, a.requests(), exitTruncated)
-	}
-	if !strings.Contains(got.stderr, "--subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id "+p.lastID) {
-		t.Errorf("stderr %q: want the resume hint", got.stderr)
-	}
-	if !strings.HasPrefix(got.stdout, "Asthme intermittent") {
-		t.Errorf("stdout %q: want the text received before the cut", got.stdout)
-	}
+	assert.Equal(t, exitTruncated, got.code, "exit code")
+	assert.Equal(t, 1, a.requests(), "requests")
+	assert.Contains(t, got.stderr, "--subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id "+p.lastID, "stderr: the resume hint")
+	assert.True(t, strings.HasPrefix(got.stdout, "Asthme intermittent"), "stdout %q: want the text received before the cut", got.stdout)
 }
 
 // TestRequests checks the requests URL mode makes: the REST and JSON-RPC
@@ -422,19 +379,19 @@ func TestRequests(t *testing.T) {
 					ContextID string                  `json:"contextId"`
 				} `json:"message"`
 			}
-			if err := json.Unmarshal(body, &b); err != nil {
-				t.Fatal(err)
+			if !assert.NoError(t, json.Unmarshal(body, &b), "body %s", body) {
+				return
 			}
 			m := b.Message
-			if m.Role != "ROLE_USER" || len(m.Parts) != 1 || m.Parts[0].Text != "Résumé 🫁" || m.TaskID != "task.1" || m.ContextID != "ctx.1" {
-				t.Errorf("body %s", body)
+			assert.Equal(t, "ROLE_USER", m.Role, "body %s: role", body)
+			if assert.Len(t, m.Parts, 1, "body %s: parts", body) {
+				assert.Equal(t, "Résumé 🫁", m.Parts[0].Text, "body %s: text", body)
 			}
-			if _, err := parser.ParseID(parser.IDMessage, m.MessageID); err != nil {
-				t.Errorf("messageId %q is not a UUIDv7: %v", m.MessageID, err)
-			}
-			if ct := r.Header.Get("Content-Type"); ct != "application/json" {
-				t.Errorf("Content-Type %q", ct)
-			}
+			assert.Equal(t, "task.1", m.TaskID, "body %s: taskId", body)
+			assert.Equal(t, "ctx.1", m.ContextID, "body %s: contextId", body)
+			_, err := parser.ParseID(parser.IDMessage, m.MessageID)
+			assert.NoError(t, err, "messageId %q is not a UUIDv7", m.MessageID)
+			assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type")
 		}},
 		{"message JSON-RPC", []string{"--jsonrpc", "--message", "hi"}, toJSONRPC(data), func(t *testing.T, r *http.Request, body []byte) {
 			expect("POST", base, "SendStreamingMessage", "")(t, r, body)
@@ -446,51 +403,42 @@ func TestRequests(t *testing.T) {
 					} `json:"message"`
 				} `json:"params"`
 			}
-			if err := json.Unmarshal(body, &b); err != nil || b.ID == "" || len(b.Params.Message.Parts) != 1 || b.Params.Message.Parts[0].Text != "hi" {
-				t.Errorf("body %s (%v)", body, err)
+			if assert.NoError(t, json.Unmarshal(body, &b), "body %s", body) {
+				assert.NotEmpty(t, b.ID, "body %s: id", body)
+				if assert.Len(t, b.Params.Message.Parts, 1, "body %s: parts", body) {
+					assert.Equal(t, "hi", b.Params.Message.Parts[0].Text, "body %s: text", body)
+				}
 			}
 		}},
 		{"data", []string{"-d", `{"message":{"parts":[{"text":"raw"}]}}`}, data, func(t *testing.T, r *http.Request, body []byte) {
 			expect("POST", base+"/message:stream", "", "")(t, r, body)
-			if string(body) != `{"message":{"parts":[{"text":"raw"}]}}` {
-				t.Errorf("body %s, want -d as is", body)
-			}
+			assert.Equal(t, `{"message":{"parts":[{"text":"raw"}]}}`, string(body), "body: -d as is")
 		}},
 		{"data from stdin", []string{"-d", "@-"}, data, func(t *testing.T, r *http.Request, body []byte) {
-			if string(body) != `{"from":"stdin"}` {
-				t.Errorf("body %s, want stdin's", body)
-			}
+			assert.Equal(t, `{"from":"stdin"}`, string(body), "body: stdin's")
 		}},
 		{"subscribe REST", []string{"--subscribe", "task.7", "--last-event-id", "3"}, data, func(t *testing.T, r *http.Request, body []byte) {
 			expect("POST", base+"/tasks/task.7:subscribe", "", "3")(t, r, body)
 		}},
 		{"subscribe JSON-RPC", []string{"--subscribe", "task.7", "--jsonrpc"}, toJSONRPC(data), func(t *testing.T, r *http.Request, body []byte) {
 			expect("POST", base, "SubscribeToTask", "")(t, r, body)
-			if !strings.Contains(string(body), `"params":{"id":"task.7"}`) {
-				t.Errorf("body %s", body)
-			}
+			assert.Contains(t, string(body), `"params":{"id":"task.7"}`, "body")
 		}},
 		{"headers", []string{"-m", "x", "-H", "Authorization: Bearer t0k", "--header", "Tenant-Name: acme", "-H", "A2A-Version: 1.1", "-H", "Accept:"}, data, func(t *testing.T, r *http.Request, body []byte) {
-			if r.Header.Get("Authorization") != "Bearer t0k" || r.Header.Get("Tenant-Name") != "acme" || r.Header.Get("A2A-Version") != "1.1" {
-				t.Errorf("headers %v", r.Header)
-			}
-			if _, ok := r.Header["Accept"]; ok && r.Header.Get("Accept") == "text/event-stream" {
-				t.Errorf("'-H Accept:' did not remove Accept: %v", r.Header)
-			}
+			assert.Equal(t, "Bearer t0k", r.Header.Get("Authorization"), "Authorization")
+			assert.Equal(t, "acme", r.Header.Get("Tenant-Name"), "Tenant-Name")
+			assert.Equal(t, "1.1", r.Header.Get("A2A-Version"), "A2A-Version")
+			assert.NotEqual(t, "text/event-stream", r.Header.Get("Accept"), "'-H Accept:' did not remove Accept: %v", r.Header)
 		}},
 		{"get", nil, data, func(t *testing.T, r *http.Request, body []byte) {
-			if r.Method != "GET" || r.URL.Path != base {
-				t.Errorf("%s %s, want GET %s", r.Method, r.URL.Path, base)
-			}
+			assert.Equal(t, "GET "+base, r.Method+" "+r.URL.Path, "request")
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAgent(t, reply{check: tt.check, body: tt.body})
 			got := runWith(t, append(append([]string{"--json"}, tt.args...), a.url()), strings.NewReader(`{"from":"stdin"}`), nil)
-			if got.code != exitOK {
-				t.Errorf("exit %d; stderr %s", got.code, got.stderr)
-			}
+			assert.Equal(t, exitOK, got.code, "exit code; stderr %s", got.stderr)
 		})
 	}
 }
@@ -535,28 +483,19 @@ func TestAPIErrors(t *testing.T) {
 			a := newAgent(t, reply{status: tt.status, contentType: tt.contentType, body: []byte(tt.body)},
 				reply{status: tt.status, contentType: tt.contentType, body: []byte(tt.body)})
 			got := runWith(t, append([]string{"--json", a.url()}, tt.args...), nil, nil)
-			if got.code != tt.code {
-				t.Errorf("exit %d, want %d", got.code, tt.code)
-			}
+			assert.Equal(t, tt.code, got.code, "exit code")
 			var doc resultDoc
-			if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
-				t.Fatalf("%v: %s", err, got.stdout)
-			}
-			if doc.Error == nil {
-				t.Fatalf("no error in %s", got.stdout)
-			}
+			require.NoError(t, json.Unmarshal([]byte(got.stdout), &doc), got.stdout)
+			require.NotNil(t, doc.Error, "no error in %s", got.stdout)
 			e := *doc.Error
 			e.Details = nil
 			if tt.want.Type == "http" || tt.want.Type == "notEventStream" {
 				e.Message = ""
 			}
-			if !reflect.DeepEqual(e, tt.want) {
-				t.Errorf("error %+v, want %+v", e, tt.want)
-			}
+			assert.Equal(t, tt.want, e, "error")
 			h := runWith(t, append([]string{a.url()}, tt.args...), nil, nil)
-			if h.code != tt.code || !strings.Contains(h.stderr, tt.human) {
-				t.Errorf("human: exit %d, stderr %q: want %d and %q", h.code, h.stderr, tt.code, tt.human)
-			}
+			assert.Equal(t, tt.code, h.code, "human: exit code")
+			assert.Contains(t, h.stderr, tt.human, "human: stderr")
 		})
 	}
 }
@@ -568,18 +507,17 @@ func TestErrorInStream(t *testing.T) {
 	body := append(join(fs[:5]), "event: error\ndata: {\"error\":{\"code\":500,\"status\":\"INTERNAL\",\"message\":\"model overloaded\"}}\n\n"...)
 	a := newAgent(t, reply{body: body})
 	got := runWith(t, []string{"--json", "-m", "x", a.url()}, nil, nil)
-	if got.code != exitAPI {
-		t.Errorf("exit %d, want %d", got.code, exitAPI)
-	}
+	assert.Equal(t, exitAPI, got.code, "exit code")
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
-		t.Fatal(err)
+	require.NoError(t, json.Unmarshal([]byte(got.stdout), &doc))
+	if assert.NotNil(t, doc.Error, "error") {
+		assert.Equal(t, "api", doc.Error.Type, "error type")
+		assert.Equal(t, int64(500), doc.Error.Code, "error code")
+		assert.Equal(t, "model overloaded", doc.Error.Message, "error message")
+		assert.Equal(t, int64(6), doc.Error.Seq, "error seq")
 	}
-	if doc.Error == nil || doc.Error.Type != "api" || doc.Error.Code != 500 || doc.Error.Message != "model overloaded" || doc.Error.Seq != 6 {
-		t.Errorf("error %+v", doc.Error)
-	}
-	if len(doc.Artifacts) != 1 || !strings.HasPrefix(doc.Artifacts[0].Text, "Asthme") {
-		t.Errorf("artifacts %+v: want the text before the error kept", doc.Artifacts)
+	if assert.Len(t, doc.Artifacts, 1, "the text before the error kept") {
+		assert.True(t, strings.HasPrefix(doc.Artifacts[0].Text, "Asthme"), "the text before the error kept: %q", doc.Artifacts[0].Text)
 	}
 }
 
@@ -590,9 +528,8 @@ func TestUnreachable(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	got := runWith(t, []string{"-m", "x", url}, nil, nil)
-	if got.code != exitIO || !strings.Contains(got.stderr, "error: ") {
-		t.Errorf("exit %d, stderr %q: want %d", got.code, got.stderr, exitIO)
-	}
+	assert.Equal(t, exitIO, got.code, "exit code")
+	assert.Contains(t, got.stderr, "error: ", "stderr")
 }
 
 // TestFramesAcrossResubscription checks --frames in URL mode when the
@@ -603,29 +540,19 @@ func TestFramesAcrossResubscription(t *testing.T) {
 	p := planCut(t, data, 8, false)
 	a := newAgent(t, reply{body: p.firstPart(), cut: true}, reply{body: p.rest()})
 	got := runWith(t, []string{"--frames", "--retry-delay", "1ms", "-m", "x", a.url()}, nil, nil)
-	if got.code != exitOK {
-		t.Fatalf("exit %d; stderr:\n%s", got.code, got.stderr)
-	}
+	require.Equal(t, exitOK, got.code, "exit code; stderr:\n%s", got.stderr)
 	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
-	if want := p.cut + 1 + len(p.frames) - p.replay; len(lines) != want {
-		t.Fatalf("%d frames, want %d:\n%s", len(lines), want, got.stdout)
-	}
+	require.Len(t, lines, p.cut+1+len(p.frames)-p.replay, "frames:\n%s", got.stdout)
 	prev := int64(-1)
 	for i, l := range lines {
 		var f frameDoc
-		if err := json.Unmarshal([]byte(l), &f); err != nil {
-			t.Fatalf("line %d: %v: %s", i+1, err, l)
-		}
-		if f.Offset <= prev {
-			t.Errorf("line %d: offset %d after %d", i+1, f.Offset, prev)
-		}
+		require.NoError(t, json.Unmarshal([]byte(l), &f), "line %d: %s", i+1, l)
+		assert.Greater(t, f.Offset, prev, "line %d: offset", i+1)
 		prev = f.Offset
 	}
 	// The snapshot starts the second connection, where the bytes of the
 	// first one end.
 	var snap frameDoc
 	json.Unmarshal([]byte(lines[p.cut]), &snap)
-	if want := int64(len(p.firstPart())); snap.Offset != want {
-		t.Errorf("the subscription's first frame at offset %d, want %d", snap.Offset, want)
-	}
+	assert.Equal(t, int64(len(p.firstPart())), snap.Offset, "the subscription's first frame: offset")
 }
