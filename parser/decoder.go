@@ -75,7 +75,8 @@ const retainLimit = 1 << 20
 // document with another text: the Decoder then checks the new text alone
 // and reuses the rest of the last decode, which gives the same Event (and
 // the same verdict on invalid input) as a full decode, several times
-// faster.
+// faster; [Decoder.SameEnvelope] then reports it, so that a consumer can
+// apply such a delta by its text alone.
 //
 // The zero Decoder is ready to use. A Decoder must not be used from
 // multiple goroutines at once.
@@ -178,6 +179,7 @@ func (d *Decoder) decodeDoc(data []byte, kind docKind) (*Event, error) {
 }
 
 func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
+	d.shape.prev = d.shape.cur
 	if kind == docStream {
 		if ev := d.reuse(data); ev != nil {
 			return ev, nil

@@ -13,7 +13,8 @@ package parser
 // did. Its event is the kept one (whose views point into the kept head and
 // tail) with the new text, which costs a comparison and a scan of the text
 // instead of a parse and a walk of the tree. TestShapeMatchesFullDecode
-// and FuzzShape check that the two agree on any input.
+// and FuzzShape check that the two agree on any input; SameEnvelope tells
+// the caller that the event was decoded so.
 
 import (
 	"unsafe"
@@ -35,20 +36,27 @@ type shape struct {
 	ev   Event
 	part [1]Part
 	// id numbers the kept shapes of the Decoder, from 1; cur is the id of
-	// the last event's shape, 0 when it has none (Decoder.Shape).
-	id, cur uint64
+	// the last event's shape, 0 when it has none, and prev that of the
+	// event before it (Decoder.SameEnvelope).
+	id, cur, prev uint64
 }
 
-// Shape names the envelope of the event the last call to Decode returned:
-// when that event is a text delta the Decoder keeps, or one it decoded by
-// reusing the kept delta, Shape returns a number other than 0, and any two
-// events for which one Decoder's Shape returned the same number are equal
-// in every field but the text of their one part. It returns 0 for any
-// other event, or after a failed Decode.
+// SameEnvelope reports whether the event that the last call to Decode
+// returned is a text delta in the same envelope as the event the call
+// before it returned: both are artifact updates with one text part, equal
+// in every field but that part's text. It is false for any other event,
+// after a failed Decode, and after Reset.
 //
-// A consumer that has applied one delta of a shape can apply the next ones
-// of that shape by their text alone: reconstruct.Stream does.
-func (d *Decoder) Shape() uint64 { return d.shape.cur }
+// The Decoder knows it without comparing the events: it decoded the frame
+// by reusing the previous one's parse (see the Decoder's documentation), so
+// that a consumer that has applied the previous delta can apply this one by
+// its text alone, as reconstruct's Stream does. A delta in the same
+// envelope that the Decoder could not reuse (its envelope longer than
+// 4 KiB, or one that escapes a string) reports false: false never means
+// that the envelopes differ.
+func (d *Decoder) SameEnvelope() bool {
+	return d.shape.cur != 0 && d.shape.cur == d.shape.prev
+}
 
 // The byte-slice fields of an artifact update that can be views of the
 // data, besides the text: the JSON-RPC id, the update's and artifact's

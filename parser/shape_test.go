@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // decodeAfter decodes second with a Decoder that decoded first just before,
@@ -125,43 +127,43 @@ func FuzzShape(f *testing.F) {
 	})
 }
 
-// TestDecoderShape checks Shape's contract: the same number for a kept
-// delta and the deltas reusing it, another for a new kept shape, 0 for any
-// other event and after a failure.
-func TestDecoderShape(t *testing.T) {
+// TestDecoderSameEnvelope checks SameEnvelope's contract along a sequence
+// of events decoded by one Decoder: true exactly for a text delta in the
+// envelope of the event decoded just before it.
+func TestDecoderSameEnvelope(t *testing.T) {
 	delta := func(art, s string) string {
 		return `{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"` + art + `","parts":[{"text":"` + s + `"}]},"append":true}}`
 	}
+	status := `{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`
 	var d Decoder
-	shapeOf := func(data string) uint64 {
-		t.Helper()
-		d.Decode(&sse.Frame{Data: []byte(data)})
-		return d.Shape()
+	steps := []struct {
+		name  string
+		data  string
+		reset bool // Reset before this event
+		want  bool
+	}{
+		{"a first delta", delta("a", "x"), false, false},
+		{"the next delta", delta("a", `y\n`), false, true},
+		{"an empty text", delta("a", ""), false, true},
+		{"another event", status, false, false},
+		{"a delta after it", delta("a", "z"), false, false},
+		{"the next one again", delta("a", "w"), false, true},
+		{"two parts", delta("a", `x"},{"text":"y`), false, false},
+		{"a bad escape", delta("a", `bad\q`), false, false},
+		{"after a failure", delta("a", "v"), false, false},
+		{"invalid JSON", `{"artifactUpdate":`, false, false},
+		{"another artifact", delta("b", "x"), false, false},
+		{"its next delta", delta("b", "y"), false, true},
+		{"the first artifact's envelope", delta("a", "x"), false, false},
+		{"after Reset", delta("a", "u"), true, false},
+		{"and again", delta("a", "t"), false, true},
 	}
-	a := shapeOf(delta("a", "x"))
-	if a == 0 || shapeOf(delta("a", `y\n`)) != a || shapeOf(delta("a", "")) != a {
-		t.Fatalf("deltas of one shape: %d, then others", a)
-	}
-	for _, other := range []string{
-		`{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`,
-		delta("a", `x"},{"text":"y`),
-		delta("a", `bad\q`),
-		`{"artifactUpdate":`,
-	} {
-		if got := shapeOf(other); got != 0 {
-			t.Fatalf("Shape after %s = %d, want 0", other, got)
+	for _, st := range steps {
+		if st.reset {
+			d.Reset()
 		}
-	}
-	if shapeOf(delta("a", "z")) != a {
-		t.Fatal("the kept shape changed its number")
-	}
-	b := shapeOf(delta("b", "x"))
-	if b == 0 || b == a {
-		t.Fatalf("a new shape got %d (the old one %d)", b, a)
-	}
-	d.Reset()
-	if c := shapeOf(delta("a", "x")); c == a || c == b || c == 0 {
-		t.Fatalf("after Reset a shape got %d (before: %d, %d)", c, a, b)
+		d.Decode(&sse.Frame{Data: []byte(st.data)})
+		assert.Equal(t, st.want, d.SameEnvelope(), st.name)
 	}
 }
 

@@ -10,9 +10,9 @@ func TakesDeltaRoute(r *Reducer, ev *parser.Event) bool {
 	return r.deltaTarget(&ev.ArtifactUpdate) != nil
 }
 
-// RepeatShape returns the decoder Shape with which the next delta of s
-// takes Reducer.repeat, or 0 when none does.
-func RepeatShape(s *Stream) uint64 { return s.shape }
+// Repeatable reports whether the next delta of s, when the decoder
+// reports it in the same envelope as the last event, takes Reducer.repeat.
+func Repeatable(s *Stream) bool { return s.repeatable }
 
 // GrowText is growText: the room a text extended by deltas gets.
 var GrowText = growText

@@ -381,13 +381,13 @@ func TestLastEventIDView(t *testing.T) {
 }
 
 // TestRepeatTakes follows which deltas a Stream hands to Reducer.repeat:
-// those of the shape of a delta the fast path took just before, and no
-// delta after another event. (TestDeltaFastPath checks that this changes
-// nothing.)
+// those in the envelope of a delta that took the delta route just before
+// (parser.Decoder.SameEnvelope), and no delta after another event.
+// (TestDeltaFastPath checks that this changes nothing.)
 func TestRepeatTakes(t *testing.T) {
 	steps := []struct {
 		event  string
-		repeat bool // whether the next delta of this shape takes repeat
+		repeat bool // whether the next delta in this envelope takes repeat
 	}{
 		{task("TASK_STATE_WORKING"), false},
 		{first("a", "x"), false},
@@ -400,18 +400,11 @@ func TestRepeatTakes(t *testing.T) {
 		{more("b", "y"), true},
 	}
 	s := reconstruct.NewStream(nil)
-	var shape uint64
 	for i, st := range steps {
 		s.Write([]byte(sseStream(strconv.Itoa(i), st.event)))
 		for s.Next() {
 		}
-		got := reconstruct.RepeatShape(s)
-		require.Equal(t, st.repeat, got != 0, "after event %d (%s): repeat shape %d", i, st.event, got)
-		if i == 3 || i == 4 {
-			// Deltas taken by repeat keep their shape.
-			require.Equal(t, shape, got, "after event %d", i)
-		}
-		shape = got
+		require.Equal(t, st.repeat, reconstruct.Repeatable(s), "after event %d (%s)", i, st.event)
 	}
 	assert.Equal(t, "xyzéw", string(s.Result().Artifacts[0].Text()))
 }

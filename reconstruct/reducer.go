@@ -479,8 +479,8 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 }
 
 // repeat applies ev as Apply would when ev has the envelope of the last
-// event applied (the Stream knows both from parser.Decoder.Shape) and that
-// event took the delta route: ev is then another delta for the same task
+// event applied (the Stream knows it from parser.Decoder.SameEnvelope) and
+// that event took the delta route: ev is then another delta for the same task
 // and artifact, and only what its text can change is checked again, by
 // appendDelta. repeat reports whether it applied ev: false when the last
 // event did not take the delta route.

@@ -38,10 +38,10 @@ type Stream struct {
 	cur     *Update
 	closed  bool
 	readErr error // the input's failure, given to CloseWithError
-	// shape is the decoder's Shape of the last event when it took the
-	// Reducer's delta route, else 0: the next delta of that shape can take
-	// Reducer.repeat.
-	shape uint64
+	// repeatable reports that the last event took the Reducer's delta
+	// route: the next one, when the decoder reports it in the same
+	// envelope (Decoder.SameEnvelope), can take Reducer.repeat.
+	repeatable bool
 	// sn keeps the input's start, to tell input that is not an event
 	// stream; seen tells that an earlier connection had a frame.
 	sn   sniffer
@@ -71,7 +71,7 @@ func (s *Stream) Reset(opts *Options) {
 	s.dec.Reset()
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.closed, s.readErr = nil, 0, nil, false, nil
-	s.shape = 0
+	s.repeatable = false
 	s.sn, s.seen = sniffer{}, false
 }
 
@@ -132,15 +132,15 @@ func (s *Stream) Next() bool {
 // read lexes, decodes and applies events until one is applied other than
 // by Reducer.repeat, or repeat applies one with an update, and reports
 // whether one was: false when the input written so far is used up. An
-// event with the decoder's Shape of the last one, which took the Reducer's
-// delta route, is another delta for the same artifact: repeat applies it
-// without the checks of its envelope.
+// event that the decoder reports in the same envelope as the last one
+// (Decoder.SameEnvelope), which took the Reducer's delta route, is another
+// delta for the same artifact: repeat applies it without the checks of its
+// envelope.
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
 		ev, err := s.dec.Decode(f)
-		sh := s.dec.Shape()
-		if err == nil && sh != 0 && sh == s.shape && s.red.repeat(f, ev) {
+		if err == nil && s.repeatable && s.dec.SameEnvelope() && s.red.repeat(f, ev) {
 			// Its one update, if any, is handed out at once.
 			if len(s.red.Pending()) > 0 {
 				return true
@@ -149,14 +149,11 @@ func (s *Stream) read() bool {
 		}
 		if err != nil {
 			s.red.Fail(err)
-			s.shape = 0
+			s.repeatable = false
 			return true
 		}
 		s.red.Apply(f, ev)
-		s.shape = 0
-		if s.red.extended() {
-			s.shape = sh
-		}
+		s.repeatable = s.red.extended()
 		return true
 	}
 	return false
@@ -248,7 +245,7 @@ func (s *Stream) Resume() error {
 	s.seen = s.seen || s.lx.Frame().Seq > 0
 	s.lx.Resume() // offsets continue the old connection's
 	s.dec.Reset()
-	s.batch, s.next, s.cur, s.shape = nil, 0, nil, 0
+	s.batch, s.next, s.cur, s.repeatable = nil, 0, nil, false
 	return nil
 }
 
