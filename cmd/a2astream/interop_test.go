@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The texts the agent of interop/server.js sends; keep them in step.
@@ -34,9 +37,7 @@ func interopBindings(t *testing.T) []struct {
 	args []string
 } {
 	base := os.Getenv("A2A_INTEROP_URL")
-	if base == "" {
-		t.Fatal("A2A_INTEROP_URL is not set: run cmd/a2astream/interop/run.sh")
-	}
+	require.NotEmpty(t, base, "A2A_INTEROP_URL is not set: run cmd/a2astream/interop/run.sh")
 	return []struct {
 		name string
 		args []string
@@ -50,10 +51,17 @@ func interopJSON(t *testing.T, args ...string) (resultDoc, result) {
 	t.Helper()
 	res := runWith(t, append([]string{"--json", "--retries", "0"}, args...), nil, nil)
 	var doc resultDoc
-	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
-		t.Fatalf("--json output: %v\n%s\nstderr:\n%s", err, res.stdout, res.stderr)
-	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &doc), "--json output:\n%s\nstderr:\n%s", res.stdout, res.stderr)
 	return doc, res
+}
+
+// requireOutcome checks a run's exit code and final state, and that it
+// ended with no error.
+func requireOutcome(t *testing.T, doc resultDoc, res result, code int, state string) {
+	t.Helper()
+	require.Equal(t, code, res.code, "exit code; stderr:\n%s", res.stderr)
+	require.Equal(t, state, doc.State, "state")
+	require.Nil(t, doc.Error, "error")
 }
 
 // TestInteropCompleted streams an answer of token deltas with accents, CJK
@@ -63,38 +71,33 @@ func TestInteropCompleted(t *testing.T) {
 	for _, b := range interopBindings(t) {
 		t.Run(b.name, func(t *testing.T) {
 			doc, res := interopJSON(t, append([]string{"-m", "Bonjour, 東京?"}, b.args...)...)
-			if res.code != exitOK || doc.State != "TASK_STATE_COMPLETED" || doc.Error != nil {
-				t.Fatalf("exit %d, state %q, error %+v; stderr:\n%s", res.code, doc.State, doc.Error, res.stderr)
+			requireOutcome(t, doc, res, exitOK, "TASK_STATE_COMPLETED")
+			require.NotNil(t, doc.Answer, "answer")
+			assert.Equal(t, interopAnswer, doc.Answer.Text, "answer")
+			assert.True(t, doc.Answer.Sealed, "answer sealed")
+			assert.False(t, doc.Answer.Thinking, "answer thinking")
+			assert.Len(t, doc.Answer.Parts, 1, "the answer's parts")
+			assert.Len(t, doc.Artifacts, 1, "artifacts")
+			assert.Empty(t, doc.Thinking, "thinking")
+			assert.NotEmpty(t, doc.TaskID, "taskId")
+			assert.NotEmpty(t, doc.ContextID, "contextId")
+			if assert.NotNil(t, doc.Usage, "usage") && assert.NotNil(t, doc.Usage.TotalTokens, "usage: totalTokens") && assert.NotNil(t, doc.Usage.Model, "usage: model") {
+				assert.Equal(t, int64(46), *doc.Usage.TotalTokens, "usage: totalTokens")
+				assert.Equal(t, "interop-agent", *doc.Usage.Model, "usage: model")
 			}
-			if doc.Answer == nil || doc.Answer.Text != interopAnswer || !doc.Answer.Sealed || doc.Answer.Thinking {
-				t.Errorf("answer %+v, want %q", doc.Answer, interopAnswer)
-			}
-			if len(doc.Answer.Parts) != 1 || len(doc.Artifacts) != 1 || len(doc.Thinking) != 0 {
-				t.Errorf("%d parts, %d artifacts, %d thinking: want 1, 1, 0", len(doc.Answer.Parts), len(doc.Artifacts), len(doc.Thinking))
-			}
-			if doc.TaskID == "" || doc.ContextID == "" {
-				t.Errorf("task %q, context %q: want both", doc.TaskID, doc.ContextID)
-			}
-			if doc.Usage == nil || doc.Usage.TotalTokens == nil || *doc.Usage.TotalTokens != 46 || *doc.Usage.Model != "interop-agent" {
-				t.Errorf("usage %+v, want 46 tokens of interop-agent", doc.Usage)
-			}
-			if doc.StatusMessage != nil || len(doc.Diagnostics) != 0 {
-				t.Errorf("status message %+v, diagnostics %+v: want none", doc.StatusMessage, doc.Diagnostics)
-			}
+			assert.Nil(t, doc.StatusMessage, "status message")
+			assert.Empty(t, doc.Diagnostics, "diagnostics")
 			// For people: the answer streams to stdout, the narration and
 			// the states go to stderr.
 			h := runWith(t, append([]string{"-m", "Bonjour"}, b.args...), nil, nil)
-			if h.code != exitOK || h.stdout != interopAnswer+"\n" {
-				t.Errorf("human: exit %d, stdout %q", h.code, h.stdout)
-			}
-			if !strings.Contains(h.stderr, "Recherche dans le dossier…") || !strings.Contains(h.stderr, "TASK_STATE_COMPLETED") {
-				t.Errorf("human stderr %q: want the narration and the final state", h.stderr)
-			}
+			assert.Equal(t, exitOK, h.code, "human: exit code")
+			assert.Equal(t, interopAnswer+"\n", h.stdout, "human: stdout")
+			assert.Contains(t, h.stderr, "Recherche dans le dossier…", "human stderr: the narration")
+			assert.Contains(t, h.stderr, "TASK_STATE_COMPLETED", "human stderr: the final state")
 			// Machine lines: the deltas are events of one artifact.
 			ev := runWith(t, append([]string{"--events", "-m", "Bonjour"}, b.args...), nil, nil)
-			if n := strings.Count(ev.stdout, `"kind":"ArtifactUpdate"`); ev.code != exitOK || n != 11 {
-				t.Errorf("--events: exit %d, %d artifact updates, want 11:\n%s", ev.code, n, ev.stdout)
-			}
+			assert.Equal(t, exitOK, ev.code, "--events: exit code")
+			assert.Equal(t, 11, strings.Count(ev.stdout, `"kind":"ArtifactUpdate"`), "--events: artifact updates:\n%s", ev.stdout)
 		})
 	}
 }
@@ -105,17 +108,15 @@ func TestInteropInputRequired(t *testing.T) {
 	for _, b := range interopBindings(t) {
 		t.Run(b.name, func(t *testing.T) {
 			doc, res := interopJSON(t, append([]string{"-m", "input please"}, b.args...)...)
-			if res.code != exitInterrupted || doc.State != "TASK_STATE_INPUT_REQUIRED" || doc.Error != nil {
-				t.Fatalf("exit %d, state %q, error %+v", res.code, doc.State, doc.Error)
+			requireOutcome(t, doc, res, exitInterrupted, "TASK_STATE_INPUT_REQUIRED")
+			assert.Nil(t, doc.Answer, "answer")
+			if assert.Len(t, doc.Thinking, 1, "thinking") {
+				assert.Equal(t, interopNarration, doc.Thinking[0].Text, "thinking")
+				assert.True(t, doc.Thinking[0].Sealed, "thinking sealed")
 			}
-			if doc.Answer != nil {
-				t.Errorf("answer %+v, want none", doc.Answer)
-			}
-			if len(doc.Thinking) != 1 || doc.Thinking[0].Text != interopNarration || !doc.Thinking[0].Sealed {
-				t.Errorf("thinking %+v, want %q", doc.Thinking, interopNarration)
-			}
-			if doc.StatusMessage == nil || doc.StatusMessage.Text != interopQuestion || doc.StatusMessage.Role != "ROLE_AGENT" {
-				t.Errorf("status message %+v, want %q", doc.StatusMessage, interopQuestion)
+			if assert.NotNil(t, doc.StatusMessage, "status message") {
+				assert.Equal(t, interopQuestion, doc.StatusMessage.Text, "status message")
+				assert.Equal(t, "ROLE_AGENT", doc.StatusMessage.Role, "status message role")
 			}
 		})
 	}
@@ -127,14 +128,13 @@ func TestInteropFailed(t *testing.T) {
 	for _, b := range interopBindings(t) {
 		t.Run(b.name, func(t *testing.T) {
 			doc, res := interopJSON(t, append([]string{"-m", "fail now"}, b.args...)...)
-			if res.code != exitFailed || doc.State != "TASK_STATE_FAILED" || doc.Error != nil {
-				t.Fatalf("exit %d, state %q, error %+v", res.code, doc.State, doc.Error)
+			requireOutcome(t, doc, res, exitFailed, "TASK_STATE_FAILED")
+			assert.Nil(t, doc.Answer, "answer")
+			if assert.Len(t, doc.Thinking, 1, "the narration as thinking") {
+				assert.Equal(t, interopNarration, doc.Thinking[0].Text, "the narration as thinking")
 			}
-			if doc.Answer != nil || len(doc.Thinking) != 1 || doc.Thinking[0].Text != interopNarration {
-				t.Errorf("answer %+v, thinking %+v: want no answer and the narration as thinking", doc.Answer, doc.Thinking)
-			}
-			if doc.StatusMessage == nil || doc.StatusMessage.Text != interopFailure {
-				t.Errorf("status message %+v, want %q", doc.StatusMessage, interopFailure)
+			if assert.NotNil(t, doc.StatusMessage, "status message") {
+				assert.Equal(t, interopFailure, doc.StatusMessage.Text, "status message")
 			}
 		})
 	}
@@ -146,16 +146,15 @@ func TestInteropSubscribeUnknownTask(t *testing.T) {
 	for _, b := range interopBindings(t) {
 		t.Run(b.name, func(t *testing.T) {
 			doc, res := interopJSON(t, append([]string{"--subscribe", "no-such-task"}, b.args...)...)
-			if res.code != exitAPI || doc.Error == nil || doc.Error.Type != "api" {
-				t.Fatalf("exit %d, error %+v: want an API error", res.code, doc.Error)
-			}
+			require.Equal(t, exitAPI, res.code, "exit code")
+			require.NotNil(t, doc.Error, "an API error")
+			require.Equal(t, "api", doc.Error.Type, "error type")
 			wantCode := int64(404)
 			if b.name == "JSON-RPC" {
 				wantCode = -32001 // TaskNotFoundError
 			}
-			if doc.Error.Code != wantCode || doc.Error.Reason != "TASK_NOT_FOUND" {
-				t.Errorf("error %+v, want code %d and reason TASK_NOT_FOUND", doc.Error, wantCode)
-			}
+			assert.Equal(t, wantCode, doc.Error.Code, "error code")
+			assert.Equal(t, "TASK_NOT_FOUND", doc.Error.Reason, "error reason")
 		})
 	}
 }
@@ -177,15 +176,14 @@ func (p *cuttingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	first := len(p.paths) == 0
 	p.paths = append(p.paths, r.Method+" "+r.URL.Path)
 	p.mu.Unlock()
+	// ServeHTTP runs in the server's goroutine: assert, never require.
 	req, err := http.NewRequest(r.Method, p.target+r.URL.Path, r.Body)
-	if err != nil {
-		p.t.Error(err)
+	if !assert.NoError(p.t, err) {
 		return
 	}
 	req.Header = r.Header.Clone()
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		p.t.Error(err)
+	if !assert.NoError(p.t, err) {
 		return
 	}
 	defer resp.Body.Close()
@@ -209,8 +207,7 @@ func (p *cuttingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					w.Write(seen[already:stop])
 					w.(http.Flusher).Flush()
 					conn, _, err := w.(http.Hijacker).Hijack()
-					if err != nil {
-						p.t.Error(err)
+					if !assert.NoError(p.t, err, "hijack") {
 						return
 					}
 					conn.Close()
@@ -255,25 +252,24 @@ func TestInteropResume(t *testing.T) {
 				args = append(args, strings.Replace(a, base, srv.URL, 1))
 			}
 			doc, res := interopJSON(t, append([]string{"--retries", "3"}, args...)...)
-			if res.code != exitOK || doc.State != "TASK_STATE_COMPLETED" || doc.Error != nil {
-				t.Fatalf("exit %d, state %q, error %+v; stderr:\n%s", res.code, doc.State, doc.Error, res.stderr)
+			requireOutcome(t, doc, res, exitOK, "TASK_STATE_COMPLETED")
+			if assert.NotNil(t, doc.Answer, "answer") {
+				assert.Equal(t, interopAnswer, doc.Answer.Text, "answer")
+				assert.Len(t, doc.Answer.Parts, 1, "the answer's parts")
 			}
-			if doc.Answer == nil || doc.Answer.Text != interopAnswer || len(doc.Answer.Parts) != 1 || len(doc.Artifacts) != 1 {
-				t.Errorf("answer %+v, %d artifacts: want %q alone", doc.Answer, len(doc.Artifacts), interopAnswer)
+			assert.Len(t, doc.Artifacts, 1, "the answer alone")
+			if assert.NotNil(t, doc.Usage, "usage") && assert.NotNil(t, doc.Usage.TotalTokens, "usage: totalTokens") {
+				assert.Equal(t, int64(46), *doc.Usage.TotalTokens, "usage: totalTokens")
 			}
-			if doc.Usage == nil || doc.Usage.TotalTokens == nil || *doc.Usage.TotalTokens != 46 || len(doc.Diagnostics) != 0 {
-				t.Errorf("usage %+v, diagnostics %+v: want 46 tokens and no diagnostics", doc.Usage, doc.Diagnostics)
-			}
+			assert.Empty(t, doc.Diagnostics, "diagnostics")
 			wantSecond := "POST /a2a/rest/tasks/" + doc.TaskID + ":subscribe"
 			if b.name == "JSON-RPC" {
 				wantSecond = "POST /a2a/jsonrpc"
 			}
-			if len(p.paths) != 2 || p.paths[1] != wantSecond {
-				t.Errorf("requests %v, want the stream then %q", p.paths, wantSecond)
+			if assert.Len(t, p.paths, 2, "requests: the stream then %q", wantSecond) {
+				assert.Equal(t, wantSecond, p.paths[1], "the second request")
 			}
-			if !strings.Contains(res.stderr, "resubscribing to task "+doc.TaskID) {
-				t.Errorf("stderr %q: want the resubscription told", res.stderr)
-			}
+			assert.Contains(t, res.stderr, "resubscribing to task "+doc.TaskID, "stderr: the resubscription told")
 		})
 	}
 }
