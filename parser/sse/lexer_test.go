@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -452,25 +454,18 @@ func lexChunks(t testing.TB, chunks [][]byte, opts *sse.Options, drain bool) lex
 	var written int64
 	for _, c := range chunks {
 		n, err := lx.Write(c)
-		if n != len(c) || err != nil {
-			t.Fatalf("Write(%d bytes) = %d, %v", len(c), n, err)
-		}
+		require.NoError(t, err, "Write(%d bytes)", len(c))
+		require.Equal(t, len(c), n, "Write(%d bytes)", len(c))
 		written += int64(n)
 		if drain {
 			next()
 		}
-		if got := lx.InputOffset() + int64(lx.Buffered()); got != written {
-			t.Fatalf("InputOffset()+Buffered() = %d, want %d written", got, written)
-		}
+		require.Equal(t, written, lx.InputOffset()+int64(lx.Buffered()), "InputOffset()+Buffered() = the bytes written")
 	}
 	closeErr := lx.Close()
 	next()
-	if err := lx.Err(); err != closeErr {
-		t.Fatalf("Err() after Close = %v, want Close's %v", err, closeErr)
-	}
-	if lx.Next() {
-		t.Fatalf("Next after the end returned a frame")
-	}
+	require.Equal(t, closeErr, lx.Err(), "Err() after Close is Close's error")
+	require.False(t, lx.Next(), "Next after the end returned a frame")
 	res.last = string(lx.LastEventID())
 	return res
 }
@@ -493,15 +488,9 @@ func TestLexerRules(t *testing.T) {
 			in := []byte(tc.in)
 			opts := &sse.Options{MaxEventSize: tc.max}
 			got := lexChunks(t, [][]byte{in}, opts, true)
-			if diff := cmp.Diff(tc.want, got.records); diff != "" {
-				t.Errorf("records (-want +got):\n%s", diff)
-			}
-			if got.last != tc.last {
-				t.Errorf("LastEventID = %q, want %q", got.last, tc.last)
-			}
-			if !got.seqOK {
-				t.Errorf("Frame.Seq is not 1, 2, 3…")
-			}
+			assert.Empty(t, cmp.Diff(tc.want, got.records), "records (-want +got)")
+			assert.Equal(t, tc.last, got.last, "LastEventID")
+			assert.True(t, got.seqOK, "Frame.Seq is not 1, 2, 3…")
 		})
 	}
 }
@@ -517,12 +506,8 @@ func TestLexerChunkingInvariance(t *testing.T) {
 			want := lexChunks(t, [][]byte{in}, opts, true)
 			check := func(how string, got lexResult) {
 				t.Helper()
-				if diff := cmp.Diff(want.records, got.records); diff != "" {
-					t.Errorf("%s: records differ from whole input (-whole +%s):\n%s", how, how, diff)
-				}
-				if got.last != want.last {
-					t.Errorf("%s: LastEventID = %q, want %q", how, got.last, want.last)
-				}
+				assert.Empty(t, cmp.Diff(want.records, got.records), "%s: records differ from whole input (-whole +%s)", how, how)
+				assert.Equal(t, want.last, got.last, "%s: LastEventID", how)
 			}
 			check("undrained", lexChunks(t, [][]byte{in}, opts, false))
 			check("1-byte", lexChunks(t, chunksOf(in, 1), opts, true))
@@ -555,25 +540,17 @@ func TestLexerFrameBoundaries(t *testing.T) {
 			var end int64
 			for lx.Next() {
 				f := lx.Frame()
-				if f.Offset < end {
-					t.Fatalf("frame %d starts at %d, before the end %d of the previous one", f.Seq, f.Offset, end)
-				}
+				require.GreaterOrEqual(t, f.Offset, end, "frame %d starts before the end of the previous one", f.Seq)
 				end = lx.InputOffset()
 				alone := sse.NewLexer(nil)
 				alone.Write([]byte(in[f.Offset:end]))
-				if err := alone.Close(); err != nil {
-					t.Fatalf("frame %d bytes %q: Close: %v", f.Seq, in[f.Offset:end], err)
-				}
-				if !alone.Next() {
-					t.Fatalf("frame %d bytes %q give no frame", f.Seq, in[f.Offset:end])
-				}
+				require.NoError(t, alone.Close(), "frame %d bytes %q", f.Seq, in[f.Offset:end])
+				require.True(t, alone.Next(), "frame %d bytes %q give no frame", f.Seq, in[f.Offset:end])
 				g := alone.Frame()
-				if string(g.Event) != string(f.Event) || string(g.Data) != string(f.Data) || g.Retry != f.Retry || g.Offset != 0 {
-					t.Errorf("frame %d alone = %s, want %s", f.Seq, record(g), record(f))
-				}
-				if alone.Next() {
-					t.Errorf("frame %d bytes give a second frame", f.Seq)
-				}
+				want := *f
+				want.Offset, want.Seq, want.ID = 0, 1, g.ID // the id may come from an earlier event
+				assert.Empty(t, cmp.Diff(record(&want), record(g)), "frame %d alone (-want +got)", f.Seq)
+				assert.False(t, alone.Next(), "frame %d bytes give a second frame", f.Seq)
 			}
 		})
 	}
@@ -592,12 +569,11 @@ func TestLexerLargeDataLine(t *testing.T) {
 				frames = append(frames, lx.Frame().Clone())
 			}
 		}
-		if err := lx.Close(); err != nil {
-			t.Fatalf("chunk %d: Close: %v", chunk, err)
-		}
-		if len(frames) != 2 || !bytes.Equal(frames[0].Data, payload) || string(frames[0].ID) != "big" || string(frames[1].Data) != "after" {
-			t.Fatalf("chunk %d: got %d frames, want the 1 MiB payload then \"after\"", chunk, len(frames))
-		}
+		require.NoError(t, lx.Close(), "chunk %d", chunk)
+		require.Len(t, frames, 2, "chunk %d: the 1 MiB payload then \"after\"", chunk)
+		assert.True(t, bytes.Equal(frames[0].Data, payload), "chunk %d: the payload", chunk)
+		assert.Equal(t, "big", string(frames[0].ID), "chunk %d", chunk)
+		assert.Equal(t, "after", string(frames[1].Data), "chunk %d", chunk)
 	}
 }
 
@@ -624,16 +600,10 @@ func TestLexerOnComment(t *testing.T) {
 	lx.Write([]byte("\n"))
 	for lx.Next() {
 	}
-	if err := lx.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, lx.Close())
 	want := []string{"keep-alive", "", " two spaces", "ping"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("comments (-want +got):\n%s", diff)
-	}
-	if frames != 1 {
-		t.Errorf("got %d frames, want 1", frames)
-	}
+	assert.Empty(t, cmp.Diff(want, got), "comments (-want +got)")
+	assert.Equal(t, 1, frames, "frames")
 }
 
 func TestLexerCommentsNotReportedDuringClose(t *testing.T) {
@@ -641,85 +611,64 @@ func TestLexerCommentsNotReportedDuringClose(t *testing.T) {
 	lx := sse.NewLexer(&sse.Options{OnComment: func(text []byte) { got = append(got, string(text)) }})
 	lx.Write([]byte(": one\ndata: a\n\n: two\ndata: b"))
 	err := lx.Close()
-	if len(got) != 0 {
-		t.Fatalf("Close reported comments %q; they belong to Next", got)
-	}
+	require.Empty(t, got, "Close reported comments; they belong to Next")
 	var frames []string
 	for lx.Next() {
 		frames = append(frames, string(lx.Frame().Data))
 	}
-	if diff := cmp.Diff([]string{"one", "two"}, got); diff != "" {
-		t.Errorf("comments (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"a"}, frames); diff != "" {
-		t.Errorf("frames (-want +got):\n%s", diff)
-	}
-	if !errors.Is(err, io.ErrUnexpectedEOF) || lx.Err() != err {
-		t.Errorf("Close = %v, Err = %v; want the same cut-stream error", err, lx.Err())
-	}
+	assert.Empty(t, cmp.Diff([]string{"one", "two"}, got), "comments (-want +got)")
+	assert.Empty(t, cmp.Diff([]string{"a"}, frames), "frames (-want +got)")
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, err, lx.Err(), "Err after the frames is Close's cut-stream error")
 }
 
 func TestLexerLastEventIDAnyTime(t *testing.T) {
 	lx := sse.NewLexer(nil)
-	if id := lx.LastEventID(); len(id) != 0 {
-		t.Fatalf("new Lexer: LastEventID = %q", id)
-	}
+	require.Empty(t, lx.LastEventID(), "new Lexer")
 	lx.Write([]byte("id: a\ndata: 1\n\nid: b\ndata: 2\n"))
-	if !lx.Next() || string(lx.LastEventID()) != "a" {
-		t.Fatalf("after the first frame: LastEventID = %q, want a", lx.LastEventID())
-	}
-	if lx.Next() {
-		t.Fatal("a second frame before its blank line")
-	}
-	if got := string(lx.LastEventID()); got != "a" {
-		t.Errorf("with event b pending: LastEventID = %q, want a", got)
-	}
+	require.True(t, lx.Next())
+	require.Equal(t, "a", string(lx.LastEventID()), "after the first frame")
+	require.False(t, lx.Next(), "a second frame before its blank line")
+	assert.Equal(t, "a", string(lx.LastEventID()), "with event b pending")
 	err := lx.Close()
 	var se *sse.SyntaxError
-	if !errors.As(err, &se) || se.ID != "a" || se.Offset != 15 || se.Size != 14 {
-		t.Errorf("Close = %#v, want a cut at 15 of 14 bytes with id a", err)
-	}
-	if got := string(lx.LastEventID()); got != "a" {
-		t.Errorf("after a cut: LastEventID = %q, want a", got)
-	}
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, sse.SyntaxError{Offset: 15, Seq: 1, ID: "a", Size: 14, Err: io.ErrUnexpectedEOF}, *se, "a cut at 15 of 14 bytes with id a")
+	assert.Equal(t, "a", string(lx.LastEventID()), "after a cut")
 }
 
 func TestLexerRetry(t *testing.T) {
 	lx := sse.NewLexer(nil)
-	if _, ok := lx.Retry(); ok {
-		t.Fatal("new Lexer has a retry")
-	}
+	_, ok := lx.Retry()
+	require.False(t, ok, "new Lexer has a retry")
 	lx.Write([]byte("retry: 3000\n\ndata: a\n\nretry: x\n\n"))
 	for lx.Next() {
 	}
-	if ms, ok := lx.Retry(); !ok || ms != 3000 {
-		t.Errorf("Retry() = %d, %t; want 3000, true", ms, ok)
-	}
+	ms, ok := lx.Retry()
+	assert.True(t, ok)
+	assert.Equal(t, int64(3000), ms)
 }
 
 func TestLexerWriteErrors(t *testing.T) {
 	lx := sse.NewLexer(&sse.Options{MaxEventSize: 8})
-	if n, err := lx.Write([]byte("data: 1\n\ndata: 2\n\n")); n != 18 || err != nil {
-		t.Fatalf("first Write = %d, %v", n, err)
-	}
-	if n, err := lx.Write([]byte("data: 3\n\n")); n != 0 || !errors.Is(err, sse.ErrBufferFull) {
-		t.Fatalf("Write with 18 bytes unread and MaxEventSize 8 = %d, %v; want 0, ErrBufferFull", n, err)
-	}
+	n, err := lx.Write([]byte("data: 1\n\ndata: 2\n\n"))
+	require.NoError(t, err, "first Write")
+	require.Equal(t, 18, n, "first Write")
+	n, err = lx.Write([]byte("data: 3\n\n"))
+	require.ErrorIs(t, err, sse.ErrBufferFull, "Write with 18 bytes unread and MaxEventSize 8")
+	require.Zero(t, n, "Write with 18 bytes unread and MaxEventSize 8")
 	for lx.Next() {
 	}
-	if n, err := lx.Write([]byte("data: 3\n\n")); n != 9 || err != nil {
-		t.Fatalf("Write after Next drained = %d, %v", n, err)
-	}
-	if !lx.Next() || string(lx.Frame().Data) != "3" {
-		t.Fatal("frame 3 missing")
-	}
+	n, err = lx.Write([]byte("data: 3\n\n"))
+	require.NoError(t, err, "Write after Next drained")
+	require.Equal(t, 9, n, "Write after Next drained")
+	require.True(t, lx.Next(), "frame 3 missing")
+	require.Equal(t, "3", string(lx.Frame().Data))
 	lx.Close()
-	if n, err := lx.Write([]byte("x")); n != 0 || !errors.Is(err, sse.ErrWriteAfterClose) {
-		t.Fatalf("Write after Close = %d, %v; want 0, ErrWriteAfterClose", n, err)
-	}
-	if err := lx.Close(); err != nil {
-		t.Fatalf("second Close = %v", err)
-	}
+	n, err = lx.Write([]byte("x"))
+	require.ErrorIs(t, err, sse.ErrWriteAfterClose, "Write after Close")
+	require.Zero(t, n, "Write after Close")
+	require.NoError(t, lx.Close(), "second Close")
 }
 
 // TestLexerMemoryBound feeds a 4 MiB event, then a normal one, in 4 KiB
@@ -749,19 +698,13 @@ func TestLexerMemoryBound(t *testing.T) {
 		}
 		held = max(held, lx.HeldBytes())
 	}
-	if err := lx.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, lx.Close())
 	want := []string{
 		fmt.Sprintf(`too-large @0 +%d id=""`, limit+1),
 		fmt.Sprintf(`@%d message id="2" data="next"`, len(big)),
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if held > limit+2*(4<<10) {
-		t.Errorf("the Lexer held %d bytes, more than the %d-byte limit plus a 4 KiB chunk", held, limit)
-	}
+	assert.Empty(t, cmp.Diff(want, got), "(-want +got)")
+	assert.LessOrEqual(t, held, limit+2*(4<<10), "the bytes the Lexer held: at most the limit plus a 4 KiB chunk")
 }
 
 func TestLexerReset(t *testing.T) {
@@ -771,30 +714,23 @@ func TestLexerReset(t *testing.T) {
 	for lx.Next() {
 	}
 	lx.Reset()
-	if lx.HeldBytes() > sse.KeepBufferSize {
-		t.Errorf("after Reset the Lexer holds %d bytes, want at most %d", lx.HeldBytes(), sse.KeepBufferSize)
-	}
-	if len(lx.LastEventID()) != 0 || lx.InputOffset() != 0 || lx.Buffered() != 0 {
-		t.Errorf("Reset kept state: id %q offset %d buffered %d", lx.LastEventID(), lx.InputOffset(), lx.Buffered())
-	}
+	assert.LessOrEqual(t, lx.HeldBytes(), sse.KeepBufferSize, "the bytes held after Reset")
+	assert.Empty(t, lx.LastEventID(), "Reset kept the last event ID")
+	assert.Zero(t, lx.InputOffset(), "Reset kept the offset")
+	assert.Zero(t, lx.Buffered(), "Reset kept input")
 	lx.Write([]byte("\xEF\xBB\xBFdata: b\n\n"))
-	if !lx.Next() || record(lx.Frame()) != `@3 message id="" data="b"` || lx.Frame().Seq != 1 {
-		t.Errorf("after Reset: %s seq %d", record(lx.Frame()), lx.Frame().Seq)
-	}
-	if err := lx.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, lx.Next(), "after Reset")
+	assert.Equal(t, `@3 message id="" data="b"`, record(lx.Frame()), "after Reset")
+	assert.Equal(t, int64(1), lx.Frame().Seq, "after Reset")
+	require.NoError(t, lx.Close())
 }
 
 func TestLexerZeroValue(t *testing.T) {
 	var lx sse.Lexer
 	lx.Write([]byte("data: a\n\n"))
-	if !lx.Next() || string(lx.Frame().Data) != "a" {
-		t.Fatal("the zero Lexer gives no frame")
-	}
-	if err := lx.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.True(t, lx.Next(), "the zero Lexer gives no frame")
+	assert.Equal(t, "a", string(lx.Frame().Data))
+	require.NoError(t, lx.Close())
 }
 
 func TestFrameClone(t *testing.T) {
@@ -805,25 +741,16 @@ func TestFrameClone(t *testing.T) {
 	c := f.Clone()
 	lx.Write([]byte("event: x\nid: y\ndata: c\ndata: d\n\n"))
 	lx.Next()
-	if record(&c) != `@0 e id="i" data="a\nb"` {
-		t.Errorf("clone changed: %s", record(&c))
-	}
+	assert.Equal(t, `@0 e id="i" data="a\nb"`, record(&c), "the clone changed")
 	c.Data = append(c.Data, 'z')
-	if string(c.ID) != "i" {
-		t.Errorf("appending to the clone's Data changed its ID to %q", c.ID)
-	}
+	assert.Equal(t, "i", string(c.ID), "appending to the clone's Data changed its ID")
 }
 
 func TestSyntaxErrorMessage(t *testing.T) {
 	lx := sse.NewLexer(nil)
 	lx.Write([]byte("id: 5\ndata: a\n\ndata: b"))
 	err := lx.Close()
-	if got, want := err.Error(), `sse: after frame 1 (id "5") at byte 15, 7 bytes: unexpected EOF`; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	if !strings.Contains(err.Error(), "15") {
-		t.Error("the message lacks the offset")
-	}
+	assert.EqualError(t, err, `sse: after frame 1 (id "5") at byte 15, 7 bytes: unexpected EOF`)
 }
 
 // TestShortIDs checks the id lines the lexer reads as two words: every
@@ -859,9 +786,7 @@ func TestShortIDs(t *testing.T) {
 							ids = append(ids, string(f.ID))
 						}
 					}
-					if len(ids) != 2 || ids[0] != "before" || ids[1] != want {
-						t.Fatalf("id%s%q in chunks of %d: frame ids %q, want [before %q]", sep, id, chunk, ids, want)
-					}
+					require.Equal(t, []string{"before", want}, ids, "id%s%q in chunks of %d: frame ids", sep, id, chunk)
 				}
 			}
 		}
