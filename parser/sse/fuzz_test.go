@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser/sse"
@@ -33,19 +35,13 @@ func FuzzLexer(f *testing.F) {
 		whole := lexChunks(t, [][]byte{in}, opts, true)
 		for _, r := range whole.records {
 			if r[:3] != "too" && r[:3] != "cut" {
-				if r[0] != '@' {
-					t.Fatalf("undocumented error: %s", r)
-				}
+				require.Equal(t, byte('@'), r[0], "undocumented error: %s", r)
 			}
 		}
 		check := func(how string, got lexResult) {
 			t.Helper()
-			if diff := cmp.Diff(whole.records, got.records); diff != "" {
-				t.Fatalf("%s differs from whole (-whole +%s):\n%s", how, how, diff)
-			}
-			if got.last != whole.last {
-				t.Fatalf("%s: LastEventID %q, whole %q", how, got.last, whole.last)
-			}
+			require.Empty(t, cmp.Diff(whole.records, got.records), "%s differs from whole (-whole +%s)", how, how)
+			require.Equal(t, whole.last, got.last, "%s: LastEventID", how)
 		}
 		if len(in) <= int(max) || max == 0 {
 			check("undrained", lexChunks(t, [][]byte{in}, opts, false))
@@ -74,17 +70,14 @@ func FuzzLexer(f *testing.F) {
 				break
 			}
 			var se *sse.SyntaxError
-			if !errors.As(err, &se) || !(errors.Is(err, sse.ErrEventTooLarge) || errors.Is(err, io.ErrUnexpectedEOF)) {
-				t.Fatalf("Reader: undocumented error %v", err)
-			}
+			require.ErrorAs(t, err, &se, "Reader: undocumented error")
+			require.True(t, errors.Is(err, sse.ErrEventTooLarge) || errors.Is(err, io.ErrUnexpectedEOF), "Reader: undocumented error %v", err)
 			got = append(got, errRecord(err))
 			if !errors.Is(err, sse.ErrEventTooLarge) {
 				break
 			}
 		}
-		if diff := cmp.Diff(whole.records, got); diff != "" {
-			t.Fatalf("Reader differs from the Lexer (-lexer +reader):\n%s", diff)
-		}
+		require.Empty(t, cmp.Diff(whole.records, got), "Reader differs from the Lexer (-lexer +reader)")
 	})
 }
 

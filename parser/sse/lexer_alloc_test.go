@@ -6,6 +6,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/parser/internal/corpus"
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -38,12 +41,8 @@ func TestLexerAllocs(t *testing.T) {
 		feed(chunks[i])
 		i++
 	})
-	if allocs != 0 {
-		t.Errorf("%.2f allocations per 4 KiB chunk, want 0", allocs)
-	}
-	if frames < 3000 {
-		t.Errorf("only %d frames lexed", frames)
-	}
+	assert.Zero(t, allocs, "allocations per 4 KiB chunk")
+	assert.GreaterOrEqual(t, frames, 3000, "frames lexed")
 }
 
 // TestReaderAllocs: a warm Reader allocates nothing per frame, nor to read
@@ -57,23 +56,19 @@ func TestReaderAllocs(t *testing.T) {
 		r.Next()
 	}
 	allocs := testing.AllocsPerRun(3000, func() {
-		if !r.Next() {
-			t.Fatal("the corpus ended early", r.Err())
+		if !r.Next() { // require only on failure: its arguments would allocate
+			require.FailNow(t, "the corpus ended early", "%v", r.Err())
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("%.2f allocations per frame, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "allocations per frame")
 	allocs = testing.AllocsPerRun(5, func() {
 		src.Reset(in)
 		r.Reset(src)
 		for r.Next() {
 		}
 		if r.Err() != nil {
-			t.Fatal(r.Err())
+			require.FailNow(t, "the stream failed", "%v", r.Err())
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("%.2f allocations per stream read after Reset, want 0", allocs)
-	}
+	assert.Zero(t, allocs, "allocations per stream read after Reset")
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/a2astream/a2astream/parser/sse"
@@ -193,15 +195,9 @@ func TestLexerCheapCases(t *testing.T) {
 			opts := &sse.Options{MaxEventSize: tc.max}
 			check := func(how string, got lexResult) {
 				t.Helper()
-				if diff := cmp.Diff(tc.want, got.records); diff != "" {
-					t.Errorf("%s: records (-want +got):\n%s", how, diff)
-				}
-				if got.last != tc.last {
-					t.Errorf("%s: LastEventID = %q, want %q", how, got.last, tc.last)
-				}
-				if !got.seqOK {
-					t.Errorf("%s: Frame.Seq is not 1, 2, 3…", how)
-				}
+				assert.Empty(t, cmp.Diff(tc.want, got.records), "%s: records (-want +got)", how)
+				assert.Equal(t, tc.last, got.last, "%s: LastEventID", how)
+				assert.True(t, got.seqOK, "%s: Frame.Seq is not 1, 2, 3…", how)
 			}
 			check("whole", lexChunks(t, [][]byte{in}, opts, true))
 			check("undrained", lexChunks(t, [][]byte{in}, opts, false))

@@ -34,7 +34,7 @@ func TestLexerOversizedEventReportedWhenItPasses(t *testing.T) {
 				require.NoError(t, err)
 				fed += len(chunk)
 				for lx.Next() {
-					t.Fatalf("a frame from inside the oversized event: %q", lx.Frame().Data)
+					require.FailNow(t, "a frame from inside the oversized event", "%q", lx.Frame().Data)
 				}
 				if err := lx.Err(); err != nil {
 					reports = append(reports, err)

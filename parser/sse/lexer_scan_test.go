@@ -6,6 +6,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/parser/internal/corpus"
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -32,23 +35,15 @@ func TestLexerBytesScanned(t *testing.T) {
 				for lx.Next() {
 				}
 			}
-			if err := lx.Close(); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, lx.Close())
 			return lx.BytesScanned()
 		}
 		whole := scan(len(in))
 		for _, chunk := range []int{1, 7, 4 << 10} {
 			n := scan(chunk)
-			if n > 2*int64(len(in)) {
-				t.Errorf("%d-byte input in %d-byte chunks: %d bytes scanned, more than twice the input", len(in), chunk, n)
-			}
-			if d := n - whole; d > lines || d < -lines {
-				t.Errorf("%d-byte input: %d bytes scanned in %d-byte chunks, %d whole: more than one byte per line apart", len(in), n, chunk, whole)
-			}
+			assert.LessOrEqual(t, n, 2*int64(len(in)), "%d-byte input in %d-byte chunks: bytes scanned, at most twice the input", len(in), chunk)
+			assert.InDelta(t, whole, n, float64(lines), "%d-byte input: bytes scanned in %d-byte chunks and whole, at most one byte per line apart", len(in), chunk)
 		}
-		if whole > 2*int64(len(in)) {
-			t.Errorf("%d-byte input: %d bytes scanned whole, more than twice the input", len(in), whole)
-		}
+		assert.LessOrEqual(t, whole, 2*int64(len(in)), "%d-byte input: bytes scanned whole, at most twice the input", len(in))
 	}
 }

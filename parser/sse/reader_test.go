@@ -12,6 +12,8 @@ import (
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -21,15 +23,11 @@ import (
 func testdataStreams(t testing.TB) map[string]string {
 	t.Helper()
 	names, err := filepath.Glob("../../internal/samples/*.sse")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	m := map[string]string{}
 	for _, name := range names {
 		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		m[filepath.Base(name)] = string(b)
 	}
 	return m
@@ -70,15 +68,9 @@ func TestReaderRules(t *testing.T) {
 			for how, wrap := range readers {
 				r := sse.NewReader(wrap(strings.NewReader(tc.in)), &sse.Options{MaxEventSize: tc.max})
 				got := readAll(r)
-				if diff := cmp.Diff(tc.want, got); diff != "" {
-					t.Errorf("%s: (-want +got):\n%s", how, diff)
-				}
-				if string(r.LastEventID()) != tc.last {
-					t.Errorf("%s: LastEventID = %q, want %q", how, r.LastEventID(), tc.last)
-				}
-				if r.Next() {
-					t.Errorf("%s: Next after the end returned a frame", how)
-				}
+				assert.Empty(t, cmp.Diff(tc.want, got), "%s: (-want +got)", how)
+				assert.Equal(t, tc.last, string(r.LastEventID()), "%s: LastEventID", how)
+				assert.False(t, r.Next(), "%s: Next after the end returned a frame", how)
 			}
 		})
 	}
@@ -89,14 +81,10 @@ func TestReaderAll(t *testing.T) {
 		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
 		var got []string
 		for f, err := range r.All() {
-			if err != nil {
-				t.Fatalf("error %v", err)
-			}
+			require.NoError(t, err)
 			got = append(got, string(f.Data))
 		}
-		if diff := cmp.Diff([]string{"a", "b"}, got); diff != "" {
-			t.Errorf("(-want +got):\n%s", diff)
-		}
+		assert.Empty(t, cmp.Diff([]string{"a", "b"}, got), "(-want +got)")
 	})
 	t.Run("the error is yielded once, last, with a nil Frame", func(t *testing.T) {
 		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b"), nil)
@@ -104,23 +92,16 @@ func TestReaderAll(t *testing.T) {
 		var errs []error
 		for f, err := range r.All() {
 			if err != nil {
-				if f != nil {
-					t.Errorf("error yielded with frame %s", record(f))
-				}
+				assert.Nil(t, f, "a frame yielded with the error")
 				errs = append(errs, err)
 				continue
 			}
-			if len(errs) > 0 {
-				t.Errorf("frame %s yielded after the error", record(f))
-			}
+			assert.Empty(t, errs, "frame %s yielded after the error", record(f))
 			frames = append(frames, string(f.Data))
 		}
-		if len(errs) != 1 || !errors.Is(errs[0], io.ErrUnexpectedEOF) {
-			t.Errorf("errors %v, want one io.ErrUnexpectedEOF", errs)
-		}
-		if diff := cmp.Diff([]string{"a"}, frames); diff != "" {
-			t.Errorf("(-want +got):\n%s", diff)
-		}
+		require.Len(t, errs, 1, "one error")
+		assert.ErrorIs(t, errs[0], io.ErrUnexpectedEOF)
+		assert.Empty(t, cmp.Diff([]string{"a"}, frames), "(-want +got)")
 	})
 	t.Run("an oversized event ends the iteration, Next continues", func(t *testing.T) {
 		r := sse.NewReader(strings.NewReader("data: a\n\ndata: 0123456789\n\ndata: b\n\n"), &sse.Options{MaxEventSize: 10})
@@ -130,21 +111,18 @@ func TestReaderAll(t *testing.T) {
 			n++
 			last = err
 		}
-		if n != 2 || !errors.Is(last, sse.ErrEventTooLarge) {
-			t.Fatalf("%d values, last error %v; want a frame then ErrEventTooLarge", n, last)
-		}
-		if !r.Next() || string(r.Frame().Data) != "b" {
-			t.Fatalf("Next after the oversized event: %v", r.Err())
-		}
+		require.Equal(t, 2, n, "a frame then ErrEventTooLarge")
+		require.ErrorIs(t, last, sse.ErrEventTooLarge)
+		require.True(t, r.Next(), "Next after the oversized event: %v", r.Err())
+		assert.Equal(t, "b", string(r.Frame().Data))
 	})
 	t.Run("breaking out of the loop stops reading", func(t *testing.T) {
 		r := sse.NewReader(strings.NewReader("data: a\n\ndata: b\n\n"), nil)
 		for range r.All() {
 			break
 		}
-		if !r.Next() || string(r.Frame().Data) != "b" {
-			t.Fatal("the frame after the break is lost")
-		}
+		require.True(t, r.Next(), "the frame after the break is lost")
+		assert.Equal(t, "b", string(r.Frame().Data))
 	})
 }
 
@@ -157,39 +135,28 @@ func TestReaderNoProgress(t *testing.T) {
 	src := &emptyReader{}
 	r := sse.NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), src), nil)
 	got := readAll(r)
-	if len(got) != 2 || got[0] != `@0 message id="" data="a"` {
-		t.Fatalf("got %q, want frame a then an error", got)
-	}
+	require.Len(t, got, 2, "frame a then an error")
+	require.Equal(t, `@0 message id="" data="a"`, got[0])
 	err := r.Err()
 	var se *sse.SyntaxError
-	if !errors.Is(err, io.ErrNoProgress) || !errors.As(err, &se) || se.Offset != 9 || se.Size != 8 {
-		t.Errorf("Err() = %#v, want io.ErrNoProgress at offset 9 with 8 bytes dropped", err)
-	}
-	if src.calls != 100 {
-		t.Errorf("the reader was called %d times, want 100", src.calls)
-	}
-	if r.Next() || r.Err() != err {
-		t.Error("the error is not sticky")
-	}
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, sse.SyntaxError{Offset: 9, Seq: 1, Size: 8, Err: io.ErrNoProgress}, *se, "io.ErrNoProgress at offset 9 with 8 bytes dropped")
+	assert.Equal(t, sse.MaxEmptyReads, src.calls, "the empty reads")
+	assert.False(t, r.Next(), "the error is not sticky")
+	assert.Equal(t, err, r.Err(), "the error is not sticky")
 }
 
 func TestReaderReadError(t *testing.T) {
 	boom := errors.New("connection reset")
 	r := sse.NewReader(io.MultiReader(strings.NewReader("id: 1\ndata: a\n\nid: 2\ndata: b"), iotest.ErrReader(boom)), nil)
-	if !r.Next() || string(r.Frame().Data) != "a" {
-		t.Fatal("the frame before the error is lost")
-	}
-	if r.Next() {
-		t.Fatal("a frame from the cut event")
-	}
+	require.True(t, r.Next(), "the frame before the error is lost")
+	require.Equal(t, "a", string(r.Frame().Data))
+	require.False(t, r.Next(), "a frame from the cut event")
 	err := r.Err()
 	var se *sse.SyntaxError
-	if !errors.Is(err, boom) || !errors.As(err, &se) || se.Offset != 15 || se.Size != 13 || se.ID != "1" {
-		t.Errorf("Err() = %#v, want the read error at offset 15, 13 bytes dropped, id 1", err)
-	}
-	if string(r.LastEventID()) != "1" {
-		t.Errorf("LastEventID = %q, want 1", r.LastEventID())
-	}
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, sse.SyntaxError{Offset: 15, Seq: 1, ID: "1", Size: 13, Err: boom}, *se, "the read error at offset 15, 13 bytes dropped, id 1")
+	assert.Equal(t, "1", string(r.LastEventID()))
 }
 
 // badReader returns a count larger than its buffer.
@@ -199,9 +166,8 @@ func (badReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
 
 func TestReaderInvalidCount(t *testing.T) {
 	r := sse.NewReader(badReader{}, nil)
-	if r.Next() || !errors.Is(r.Err(), sse.ErrInvalidRead) {
-		t.Errorf("Err() = %v, want ErrInvalidRead", r.Err())
-	}
+	assert.False(t, r.Next())
+	assert.ErrorIs(t, r.Err(), sse.ErrInvalidRead)
 }
 
 // TestReaderMemoryBound reads a 1 MiB event and then a small one with
@@ -228,28 +194,23 @@ func TestReaderMemoryBound(t *testing.T) {
 			got = append(got, errRecord(r.Err()))
 		}
 		want := []string{fmt.Sprintf(`too-large @0 +%d id=""`, limit+1), "small"}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("(-want +got):\n%s", diff)
-		}
-		if held > limit+sse.ReadSize {
-			t.Errorf("the Reader held %d bytes, more than MaxEventSize %d plus one %d-byte read buffer", held, limit, sse.ReadSize)
-		}
+		assert.Empty(t, cmp.Diff(want, got), "(-want +got)")
+		assert.LessOrEqual(t, held, limit+sse.ReadSize, "the bytes the Reader held: at most MaxEventSize plus one read buffer")
 	}
 }
 
 func TestReaderReset(t *testing.T) {
 	r := sse.NewReader(strings.NewReader("id: 1\ndata: a\n\ndata: cut"), nil)
 	readAll(r)
-	if r.Err() == nil {
-		t.Fatal("no error for the cut stream")
-	}
+	require.Error(t, r.Err(), "no error for the cut stream")
 	r.Reset(strings.NewReader("data: b\n\n"))
-	if r.Err() != nil || len(r.LastEventID()) != 0 || r.InputOffset() != 0 {
-		t.Fatalf("Reset kept state: err %v id %q offset %d", r.Err(), r.LastEventID(), r.InputOffset())
-	}
-	if !r.Next() || record(r.Frame()) != `@0 message id="" data="b"` || r.Next() || r.Err() != nil {
-		t.Errorf("after Reset: %s, %v", record(r.Frame()), r.Err())
-	}
+	require.NoError(t, r.Err(), "Reset kept the error")
+	require.Empty(t, r.LastEventID(), "Reset kept the last event ID")
+	require.Zero(t, r.InputOffset(), "Reset kept the offset")
+	require.True(t, r.Next(), "after Reset")
+	assert.Equal(t, `@0 message id="" data="b"`, record(r.Frame()))
+	assert.False(t, r.Next())
+	assert.NoError(t, r.Err())
 }
 
 // TestReaderTestdata reads every recorded stream: each ends cleanly, every
@@ -258,41 +219,27 @@ func TestReaderReset(t *testing.T) {
 // strictly increasing in the file.
 func TestReaderTestdata(t *testing.T) {
 	streams := testdataStreams(t)
-	if len(streams) < 4 {
-		t.Fatalf("found %d streams in internal/samples, want at least 4", len(streams))
-	}
+	require.GreaterOrEqual(t, len(streams), 4, "the streams in internal/samples")
 	for name, in := range streams {
 		t.Run(name, func(t *testing.T) {
 			var comments int
 			r := sse.NewReader(iotest.HalfReader(strings.NewReader(in)), &sse.Options{OnComment: func([]byte) { comments++ }})
 			frames := 0
 			for f, err := range r.All() {
-				if err != nil {
-					t.Fatalf("after %d frames: %v", frames, err)
-				}
+				require.NoError(t, err, "after %d frames", frames)
 				frames++
-				if len(f.ID) == 0 {
-					t.Errorf("frame %d has no id", f.Seq)
-				}
-				if string(f.Event) != "message" {
-					t.Errorf("frame %d has event type %q", f.Seq, f.Event)
-				}
+				assert.NotEmpty(t, f.ID, "frame %d has no id", f.Seq)
+				assert.Equal(t, "message", string(f.Event), "frame %d's event type", f.Seq)
 				n := 0
 				for _, key := range []string{`{"task":`, `{"message":`, `{"statusUpdate":`, `{"artifactUpdate":`} {
 					if bytes.HasPrefix(f.Data, []byte(key)) {
 						n++
 					}
 				}
-				if n != 1 || !bytes.HasSuffix(f.Data, []byte("}")) {
-					t.Errorf("frame %d is not one A2A stream response: %.60s…", f.Seq, f.Data)
-				}
+				assert.True(t, n == 1 && bytes.HasSuffix(f.Data, []byte("}")), "frame %d is not one A2A stream response: %.60s…", f.Seq, f.Data)
 			}
-			if frames == 0 || frames > 60 {
-				t.Errorf("%d frames, want 1 to 60", frames)
-			}
-			if comments == 0 {
-				t.Errorf("no keep-alive comment")
-			}
+			assert.True(t, frames >= 1 && frames <= 60, "%d frames, want 1 to 60", frames)
+			assert.NotZero(t, comments, "no keep-alive comment")
 		})
 	}
 }
@@ -302,17 +249,16 @@ func TestReaderTestdata(t *testing.T) {
 // it gives.
 func TestLexerFill(t *testing.T) {
 	lx := sse.NewLexer(&sse.Options{MaxEventSize: 8})
-	if n, err := lx.Fill(badReader{}, 4); n != 0 || !errors.Is(err, sse.ErrInvalidRead) {
-		t.Errorf("Fill(badReader) = %d, %v; want 0, ErrInvalidRead", n, err)
-	}
-	if n, err := lx.Fill(strings.NewReader("data: 0123456789"), 64); n != 16 || err != nil {
-		t.Fatalf("Fill = %d, %v; want 16, nil", n, err)
-	}
-	if n, err := lx.Fill(strings.NewReader("more"), 64); n != 0 || !errors.Is(err, sse.ErrBufferFull) {
-		t.Errorf("Fill over MaxEventSize unread = %d, %v; want 0, ErrBufferFull", n, err)
-	}
+	n, err := lx.Fill(badReader{}, 4)
+	assert.ErrorIs(t, err, sse.ErrInvalidRead, "Fill(badReader)")
+	assert.Zero(t, n, "Fill(badReader)")
+	n, err = lx.Fill(strings.NewReader("data: 0123456789"), 64)
+	require.NoError(t, err)
+	require.Equal(t, 16, n)
+	n, err = lx.Fill(strings.NewReader("more"), 64)
+	assert.ErrorIs(t, err, sse.ErrBufferFull, "Fill over MaxEventSize unread")
+	assert.Zero(t, n, "Fill over MaxEventSize unread")
 	lx.Close()
-	if _, err := lx.Fill(strings.NewReader("x"), 1); !errors.Is(err, sse.ErrWriteAfterClose) {
-		t.Errorf("Fill after Close = %v, want ErrWriteAfterClose", err)
-	}
+	_, err = lx.Fill(strings.NewReader("x"), 1)
+	assert.ErrorIs(t, err, sse.ErrWriteAfterClose, "Fill after Close")
 }
