@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/a2astream/a2astream/citations"
 )
 
@@ -75,9 +77,9 @@ func BenchmarkResolve(b *testing.B) {
 		b.Run(order.name, func(b *testing.B) {
 			parts := benchPartsOrder(100<<10, 1000, order.sorted)
 			var r citations.Resolver
-			if res := r.Resolve(parts); len(res.Diagnostics) != 0 || len(res.Citations) != 1000 {
-				b.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics[:min(3, len(res.Diagnostics))])
-			}
+			res := r.Resolve(parts)
+			require.Empty(b, res.Diagnostics, "diagnostics")
+			require.Len(b, res.Citations, 1000, "citations")
 			b.SetBytes(int64(len(parts[0].Text)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -110,9 +112,9 @@ func BenchmarkResolveOneDataPart(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			parts, _ := manyPointerParts(n, 7<<20)
 			r := citations.NewResolver(citations.Options{MaxCitations: n})
-			if res := r.Resolve(parts); len(res.Diagnostics) != 0 || len(res.Citations) != n {
-				b.Fatalf("%d citations, diagnostics %v", len(res.Citations), res.Diagnostics[:min(3, len(res.Diagnostics))])
-			}
+			res := r.Resolve(parts)
+			require.Empty(b, res.Diagnostics, "diagnostics")
+			require.Len(b, res.Citations, n, "citations")
 			b.SetBytes(int64(len(parts[1].Data)))
 			b.ReportAllocs()
 			for b.Loop() {
