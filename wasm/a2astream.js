@@ -50,7 +50,7 @@ export class ServerError extends A2AStreamError { constructor(d) { super(d); thi
 export class HTTPError extends A2AStreamError { constructor(d) { super(d); this.name = 'HTTPError'; } }
 /** NotEventStreamError: a 2xx response, or input, that is not an event stream (an HTML page, a JSON body, binary). */
 export class NotEventStreamError extends A2AStreamError { constructor(d) { super(d); this.name = 'NotEventStreamError'; } }
-/** StreamSyntaxError: bytes that do not lex or decode as A2A events (Go's *parser.SyntaxError). */
+/** StreamSyntaxError: bytes that do not lex or decode as A2A events (Go's *sse.SyntaxError or *parser.DecodeError). */
 export class StreamSyntaxError extends A2AStreamError { constructor(d) { super(d); this.name = 'StreamSyntaxError'; } }
 /** LimitError: a limit was exceeded (MaxArtifactSize, MaxArtifacts...). */
 export class LimitError extends A2AStreamError { constructor(d) { super(d); this.name = 'LimitError'; } }

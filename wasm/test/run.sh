@@ -62,7 +62,7 @@ wazero() {
 startGotests() {
 	PATH="$gobin:$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm go test -count=1 \
 		-exec="$(go env GOROOT)/lib/wasm/go_wasip1_wasm_exec" \
-		./parser/ ./utf8buf/ ./citations/ ./reconstruct/ ./reconstruct/resultjson/ ./internal/... ./wasm/... >"$tmp/gotests.log" 2>&1 &
+		./parser/... ./utf8buf/ ./citations/ ./reconstruct/ ./reconstruct/resultjson/ ./internal/... ./wasm/... >"$tmp/gotests.log" 2>&1 &
 	gotestsPID=$!
 }
 gotestsPID=
