@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -122,43 +121,6 @@ func TestValidNumber(t *testing.T) {
 	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "+1", "NaN", "inf", "0x10", "1_0", "1 "} {
 		assert.False(t, ValidNumber([]byte(s)), "ValidNumber(%q)", s)
 	}
-}
-
-// FuzzErrorPos checks the parser against encoding/json: it finds a problem
-// exactly when json.Valid does not accept the input (depth aside), Parse
-// and Valid agree, the position is in range, and on valid UTF-8 input the
-// tape rebuilds to what json.Unmarshal gives.
-func FuzzErrorPos(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `["\u00e9\n"]`, `{"a":`, `[1,]`, `"\ud83d"`, `-0.5e-7`, "[\"\x01\"]", `{"a" 1}`, `{"k\u00e9y":[true,false,{"":"x\"y"}]}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 1<<16 {
-			return
-		}
-		pos, deep := errorPos(data)
-		if !deep {
-			require.Equal(t, json.Valid(data), pos < 0, "errorPos(%q) = %d: an error exactly when json.Valid rejects the input", data, pos)
-		}
-		require.LessOrEqual(t, pos, len(data), "errorPos(%q) beyond the input", data)
-		require.Equal(t, pos < 0, Valid(data), "Valid(%q), errorPos = %d", data, pos)
-		var p Parser
-		v, err := p.Parse(data)
-		if err != nil {
-			var se *SyntaxError
-			require.ErrorAs(t, err, &se, "Parse(%q)", data)
-			require.Equal(t, pos, se.Pos, "Parse(%q) error %v: position, against errorPos", data, err)
-			require.Equal(t, deep, se.TooDeep, "Parse(%q) error %v: too deep, against errorPos", data, err)
-			return
-		}
-		require.Negative(t, pos, "Parse(%q) succeeded, errorPos = %d", data, pos)
-		if !utf8.Valid(data) {
-			return
-		}
-		var want any
-		require.NoError(t, unmarshalAny(data, &want), "encoding/json on %q", data)
-		require.Empty(t, cmp.Diff(want, rebuild(t, &p, data, v)), "Parse(%q): tape differs from encoding/json (-want +got)", data)
-	})
 }
 
 // scanResult is what TestStringScan compares: the end of the string (0
