@@ -92,7 +92,9 @@ func TestStalledServer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := stallingAgent(t, tt.head)
-			args := append([]string{"--json", "--idle-timeout", "150ms", "-m", "hi", srv.URL + "/a2a"}, tt.args...)
+			// 1s, not less: the events must arrive before the timer
+			// runs out, also on a loaded CI machine under -race.
+			args := append([]string{"--json", "--idle-timeout", "1s", "-m", "hi", srv.URL + "/a2a"}, tt.args...)
 			got := runWith(t, args, nil, nil)
 			assert.Equal(t, exitTruncated, got.code, "exit code; stderr:\n%s", got.stderr)
 			doc := jsonDoc(t, got.stdout)
@@ -130,9 +132,12 @@ func TestSilentServer(t *testing.T) {
 func TestOverallTimeout(t *testing.T) {
 	fs := frames(sample(t, "completed.sse"))
 	srv := stallingAgent(t, join(fs[:3]))
-	got := runWith(t, []string{"--timeout", "200ms", "--idle-timeout", "0", "-m", "hi", srv.URL + "/a2a"}, nil, nil)
+	// 1s, not less: the three events must arrive before the deadline, also
+	// on a loaded CI machine under -race (at 200ms the request sometimes
+	// had no answer yet, and the run ended as an unreachable server).
+	got := runWith(t, []string{"--timeout", "1s", "--idle-timeout", "0", "-m", "hi", srv.URL + "/a2a"}, nil, nil)
 	assert.Equal(t, exitTruncated, got.code, "exit code; stderr:\n%s", got.stderr)
-	for _, want := range []string{"the run took longer than --timeout 200ms", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3"} {
+	for _, want := range []string{"the run took longer than --timeout 1s", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3"} {
 		assert.Contains(t, got.stderr, want, "stderr")
 	}
 	assert.True(t, strings.HasPrefix(got.stdout, "Asthme"), "stdout %q: want the text received", got.stdout)

@@ -449,7 +449,9 @@ func TestClientIdleTimeout(t *testing.T) {
 		a.stall(r) // until the client gives up
 	})
 	var resubs []httpstream.Resubscription
-	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: 100 * time.Millisecond, Retries: 1, RetryDelay: -1,
+	// 1s, not less: the first events must arrive before the timer runs out,
+	// also on a loaded CI machine under -race.
+	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: time.Second, Retries: 1, RetryDelay: -1,
 		OnResubscribe: func(r *httpstream.Resubscription) { resubs = append(resubs, *r) }}
 	run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
 	require.NoError(t, err)
@@ -485,7 +487,9 @@ func TestClientTimeout(t *testing.T) {
 		serveSSE(w, head)
 		a.stall(r)
 	})
-	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1, Timeout: 150 * time.Millisecond}
+	// 1s, not less: the headers must arrive before the deadline, also on a
+	// loaded CI machine under -race.
+	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1, Timeout: time.Second}
 	run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
 	require.NoError(t, err)
 	defer run.Close()
