@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/a2astream/a2astream/parser/sse"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestDecodeAllocs proves that a warm Decoder allocates nothing per event.
@@ -29,17 +31,15 @@ func TestDecodeAllocs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &sse.Frame{Seq: 1, Data: []byte(tt.data)}
-			if _, err := d.Decode(f); err != nil {
-				t.Fatal(err)
-			}
+			_, err := d.Decode(f)
+			require.NoError(t, err)
 			allocs := testing.AllocsPerRun(100, func() {
+				// testify's arguments allocate: require is called only on failure.
 				if _, err := d.Decode(f); err != nil {
-					t.Fatal(err)
+					require.NoError(t, err)
 				}
 			})
-			if allocs != 0 {
-				t.Errorf("Decode allocates %v times per event, want 0", allocs)
-			}
+			assert.Zero(t, allocs, "Decode allocations per event")
 		})
 	}
 }
@@ -58,17 +58,16 @@ func TestDecodeAllocsNewShapes(t *testing.T) {
 	var d Decoder
 	decodeBoth := func() {
 		for _, f := range frames {
+			// testify's arguments allocate: require is called only on failure.
 			ev, err := d.Decode(f)
 			if err != nil {
-				t.Fatal(err)
+				require.NoError(t, err)
 			}
 			if ev == &d.shape.ev {
-				t.Fatal("a delta of the other shape was reused")
+				require.Fail(t, "a delta of the other shape was reused")
 			}
 		}
 	}
 	decodeBoth()
-	if allocs := testing.AllocsPerRun(100, decodeBoth); allocs != 0 {
-		t.Errorf("Decode allocates %v times per two deltas, want 0", allocs)
-	}
+	assert.Zero(t, testing.AllocsPerRun(100, decodeBoth), "Decode allocations per two deltas")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/internal/corpus"
 	"github.com/a2astream/a2astream/parser/sse"
+	"github.com/stretchr/testify/require"
 )
 
 // The encoding/json baseline decodes each frame into these structs, which
@@ -100,9 +101,7 @@ func lexFrames(tb testing.TB, lx *sse.Lexer, in []byte, fn func(f *sse.Frame)) {
 	for lx.Next() {
 		fn(lx.Frame())
 	}
-	if err := lx.Err(); err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, lx.Err())
 }
 
 // TestDecodeCorpusMatchesEncodingJSON decodes every frame of the benchmark
@@ -115,19 +114,21 @@ func TestDecodeCorpusMatchesEncodingJSON(t *testing.T) {
 	frames := 0
 	lexFrames(t, lx, in, func(f *sse.Frame) {
 		frames++
+		// Thousands of frames, several checks each: every check keeps its
+		// own condition and calls require only on failure.
 		ev, err := d.Decode(f)
 		if err != nil {
-			t.Fatalf("frame %d: %v", f.Seq, err)
+			require.NoError(t, err, "frame %d", f.Seq)
 		}
 		var j jStreamResponse
 		if err := json.Unmarshal(f.Data, &j); err != nil {
-			t.Fatalf("frame %d: encoding/json: %v", f.Seq, err)
+			require.NoError(t, err, "frame %d: encoding/json", f.Seq)
 		}
 		switch {
 		case j.Task != nil:
 			if ev.Kind != parser.KindTask || string(ev.Task.ID) != j.Task.ID ||
 				ev.Task.Status.State.String() != j.Task.Status.State {
-				t.Fatalf("frame %d: task %q %v, encoding/json %+v", f.Seq, ev.Task.ID, ev.Task.Status.State, j.Task)
+				require.Failf(t, "task differs from encoding/json's", "frame %d: kind %v, task %q %v, encoding/json %+v", f.Seq, ev.Kind, ev.Task.ID, ev.Task.Status.State, j.Task)
 			}
 		case j.ArtifactUpdate != nil:
 			u, ju := &ev.ArtifactUpdate, j.ArtifactUpdate
@@ -135,7 +136,7 @@ func TestDecodeCorpusMatchesEncodingJSON(t *testing.T) {
 				string(u.Artifact.ArtifactID) != ju.Artifact.ArtifactID ||
 				u.Append != ju.Append || u.LastChunk != ju.LastChunk ||
 				len(u.Artifact.Parts) != 1 || string(u.Artifact.Parts[0].Text) != *ju.Artifact.Parts[0].Text {
-				t.Fatalf("frame %d: artifact update differs from encoding/json's %+v", f.Seq, ju)
+				require.Failf(t, "artifact update differs from encoding/json's", "frame %d: kind %v, %+v, encoding/json %+v", f.Seq, ev.Kind, *u, ju)
 			}
 		case j.StatusUpdate != nil:
 			u, ju := &ev.StatusUpdate, j.StatusUpdate
@@ -143,15 +144,13 @@ func TestDecodeCorpusMatchesEncodingJSON(t *testing.T) {
 			if ev.Kind != parser.KindStatusUpdate || u.Status.State.String() != ju.Status.State ||
 				string(u.Status.Timestamp) != ju.Status.Timestamp || string(usage.Model) != ju.Metadata.Usage.Model ||
 				usage.TotalTokens != ju.Metadata.Usage.TotalTokens || usage.Credits != ju.Metadata.Usage.Credits {
-				t.Fatalf("frame %d: status update differs from encoding/json's %+v", f.Seq, ju)
+				require.Failf(t, "status update differs from encoding/json's", "frame %d: kind %v, %+v, encoding/json %+v", f.Seq, ev.Kind, *u, ju)
 			}
 		default:
-			t.Fatalf("frame %d: encoding/json found no payload", f.Seq)
+			require.Failf(t, "encoding/json found no payload", "frame %d", f.Seq)
 		}
 	})
-	if frames < 2000 {
-		t.Fatalf("%d frames", frames)
-	}
+	require.GreaterOrEqual(t, frames, 2000, "frames in the corpus")
 }
 
 // BenchmarkDecode lexes and decodes the lexer's token-streaming corpus
@@ -180,8 +179,9 @@ func BenchmarkDecode(b *testing.B) {
 			lx, f := sse.NewLexer(nil), new(sse.Frame)
 			measure(b, len(in), func() {
 				lexEach(lx, f, in, chunk, func(f *sse.Frame) {
+					// Per frame in the timed loop: require is called only on failure.
 					if _, err := d.Decode(f); err != nil {
-						b.Fatal(err)
+						require.NoError(b, err)
 					}
 				})
 			})
@@ -191,8 +191,9 @@ func BenchmarkDecode(b *testing.B) {
 			measure(b, len(in), func() {
 				lexEach(lx, f, in, chunk, func(f *sse.Frame) {
 					var j jStreamResponse
+					// Per frame in the timed loop: require is called only on failure.
 					if err := json.Unmarshal(f.Data, &j); err != nil {
-						b.Fatal(err)
+						require.NoError(b, err)
 					}
 				})
 			})
@@ -204,8 +205,9 @@ func BenchmarkDecode(b *testing.B) {
 		measure(b, len(in), func() {
 			for _, data := range datas {
 				f.Data = data
+				// Per frame in the timed loop: require is called only on failure.
 				if _, err := d.Decode(f); err != nil {
-					b.Fatal(err)
+					require.NoError(b, err)
 				}
 			}
 		})
@@ -214,8 +216,9 @@ func BenchmarkDecode(b *testing.B) {
 		measure(b, len(in), func() {
 			for _, data := range datas {
 				var j jStreamResponse
+				// Per frame in the timed loop: require is called only on failure.
 				if err := json.Unmarshal(data, &j); err != nil {
-					b.Fatal(err)
+					require.NoError(b, err)
 				}
 			}
 		})

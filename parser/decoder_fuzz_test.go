@@ -3,8 +3,10 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"github.com/a2astream/a2astream/parser/sse"
 	"testing"
+
+	"github.com/a2astream/a2astream/parser/sse"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzDecode decodes arbitrary frame data. Properties: no panic; a failure
@@ -36,37 +38,40 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		frame := &sse.Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: data}
+		// The fuzzer runs this body many thousands of times: each check
+		// keeps its own condition and calls require only on failure.
 		ev, err := d.Decode(frame)
 		if err != nil {
 			var se *DecodeError
 			if !errors.As(err, &se) {
-				t.Fatalf("error %v is not a *DecodeError", err)
+				require.Failf(t, "not a *DecodeError", "error %v", err)
 			}
 			known := false
 			for _, s := range sentinels {
 				known = known || errors.Is(err, s)
 			}
 			if !known {
-				t.Fatalf("error %v wraps no sentinel", err)
+				require.Failf(t, "wraps no sentinel", "error %v", err)
 			}
 			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || se.ID != "i" {
-				t.Fatalf("error %v has a bad position", err)
+				require.Failf(t, "bad position", "error %v: Pos %d of %d data bytes, Offset %d, Seq %d, ID %q; want Offset 5, Seq 2, ID \"i\"",
+					err, se.Pos, len(data), se.Offset, se.Seq, se.ID)
 			}
 			return
 		}
 		if ev.Kind < KindTask || ev.Kind > KindUnknown || (ev.Kind == KindError) != (ev.Err != nil) {
-			t.Fatalf("event kind %v, Err %v", ev.Kind, ev.Err)
+			require.Failf(t, "bad event kind", "event kind %v, Err %v", ev.Kind, ev.Err)
 		}
 		first := fmt.Sprintf("%+v", *ev)
 		if _, err := d.Decode(other); err != nil {
-			t.Fatal(err)
+			require.NoError(t, err, "decoding the other frame")
 		}
 		ev, err = d.Decode(frame)
 		if err != nil {
-			t.Fatalf("second decode failed: %v", err)
+			require.NoError(t, err, "second decode")
 		}
 		if again := fmt.Sprintf("%+v", *ev); again != first {
-			t.Fatalf("second decode differs:\n%s\n%s", first, again)
+			require.Failf(t, "second decode differs", "first:\n%s\nsecond:\n%s", first, again)
 		}
 	})
 }

@@ -5,12 +5,13 @@ package parser
 // verbatim, decodes to what the page says it means.
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func bs(s string) []byte { return []byte(s) }
@@ -199,12 +200,8 @@ func TestDecodeSpecExamples(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, tt.data)
-			if err != nil {
-				t.Fatalf("Decode: %v", err)
-			}
-			if diff := cmp.Diff(&tt.want, ev, eventOpts); diff != "" {
-				t.Errorf("event mismatch (-want +got):\n%s", diff)
-			}
+			require.NoError(t, err, "Decode")
+			assert.Empty(t, cmp.Diff(&tt.want, ev, eventOpts), "event mismatch (-want +got)")
 		})
 	}
 }
@@ -246,17 +243,13 @@ func TestDecodeSpecTaskDocuments(t *testing.T) {
     "timestamp": "2026-05-19T12:00:01Z"
   }
 }`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := &Task{
 			ID:        bs("task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"),
 			ContextID: bs("ctx.0192f4c8-3d6b-7c4f-a02b-4d9e7f3c8b51"),
 			Status:    Status{State: TaskStateCompleted, Timestamp: bs("2026-05-19T12:00:01Z")},
 		}
-		if diff := cmp.Diff(want, got, eventOpts); diff != "" {
-			t.Errorf("task mismatch (-want +got):\n%s", diff)
-		}
+		assert.Empty(t, cmp.Diff(want, got, eventOpts), "task mismatch (-want +got)")
 	})
 	// The field examples of the Task schema, put together in one document.
 	t.Run("task schema examples", func(t *testing.T) {
@@ -290,9 +283,7 @@ func TestDecodeSpecTaskDocuments(t *testing.T) {
 ],
 "metadata": ` + usage + `}`
 		got, err := DecodeTask(bs(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := &Task{
 			ID:        bs("task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"),
 			ContextID: bs("ctx.0192f4c8-3d6b-7c4f-a02b-4d9e7f3c8b51"),
@@ -310,9 +301,7 @@ func TestDecodeSpecTaskDocuments(t *testing.T) {
 				Fields: UsageModel | UsageInputTokens | UsageOutputTokens | UsageTotalTokens | UsageCredits,
 			}},
 		}
-		if diff := cmp.Diff(want, got, eventOpts); diff != "" {
-			t.Errorf("task mismatch (-want +got):\n%s", diff)
-		}
+		assert.Empty(t, cmp.Diff(want, got, eventOpts), "task mismatch (-want +got)")
 	})
 	// task-lifecycle: "Task metadata and usage", on a status update.
 	t.Run("usage on status update", func(t *testing.T) {
@@ -329,21 +318,16 @@ func TestDecodeSpecTaskDocuments(t *testing.T) {
 }`
 		var d Decoder
 		ev, err := decodeData(t, &d, `{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_COMPLETED"},"metadata":`+usage+`}}`)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := Metadata{Raw: bs(usage), Usage: Usage{
 			Model: bs("corti-default"), InputTokens: 100, OutputTokens: 20, CachedInputTokens: 64,
 			CacheCreationInputTokens: 0, TotalTokens: 120, Credits: 1.2,
 			Fields: UsageModel | UsageInputTokens | UsageOutputTokens | UsageCachedInputTokens |
 				UsageCacheCreationInputTokens | UsageTotalTokens | UsageCredits,
 		}}
-		if diff := cmp.Diff(want, ev.StatusUpdate.Metadata, eventOpts); diff != "" {
-			t.Errorf("metadata mismatch (-want +got):\n%s", diff)
-		}
-		if !ev.StatusUpdate.Metadata.Usage.Has(UsageCacheCreationInputTokens) {
-			t.Error("a cacheCreationInputTokens of 0 was sent but Has reports it absent")
-		}
+		assert.Empty(t, cmp.Diff(want, ev.StatusUpdate.Metadata, eventOpts), "metadata mismatch (-want +got)")
+		assert.True(t, ev.StatusUpdate.Metadata.Usage.Has(UsageCacheCreationInputTokens),
+			"a cacheCreationInputTokens of 0 was sent but Has reports it absent")
 	})
 }
 
@@ -386,38 +370,23 @@ func TestDecodeSpecErrorDocument(t *testing.T) {
 	}
 	t.Run("DecodeAPIError", func(t *testing.T) {
 		got, err := DecodeAPIError(bs(specTaskNotFound))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got, eventOpts); diff != "" {
-			t.Errorf("mismatch (-want +got):\n%s", diff)
-		}
-		if got.Error() != "parser: server error 404 NOT_FOUND (TASK_NOT_FOUND): Task not found." {
-			t.Errorf("Error() = %q", got.Error())
-		}
+		require.NoError(t, err)
+		assert.Empty(t, cmp.Diff(want, got, eventOpts), "mismatch (-want +got)")
+		assert.EqualError(t, got, "parser: server error 404 NOT_FOUND (TASK_NOT_FOUND): Task not found.")
 	})
 	t.Run("DecodeTask returns it as the error", func(t *testing.T) {
 		_, err := DecodeTask(bs(specTaskNotFound))
 		var ae *APIError
-		if !errors.As(err, &ae) {
-			t.Fatalf("err = %v, want an *APIError", err)
-		}
-		if diff := cmp.Diff(want, ae, eventOpts); diff != "" {
-			t.Errorf("mismatch (-want +got):\n%s", diff)
-		}
+		require.ErrorAs(t, err, &ae, "want an *APIError")
+		assert.Empty(t, cmp.Diff(want, ae, eventOpts), "mismatch (-want +got)")
 	})
 	t.Run("in a stream", func(t *testing.T) {
 		var d Decoder
 		ev, err := decodeData(t, &d, specTaskNotFound)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Kind != KindError || ev.Binding != BindingREST {
-			t.Fatalf("Kind, Binding = %v, %v; want Error, REST", ev.Kind, ev.Binding)
-		}
-		if diff := cmp.Diff(want, ev.Err, eventOpts); diff != "" {
-			t.Errorf("mismatch (-want +got):\n%s", diff)
-		}
+		require.NoError(t, err)
+		require.Equal(t, KindError, ev.Kind, "Kind")
+		require.Equal(t, BindingREST, ev.Binding, "Binding")
+		assert.Empty(t, cmp.Diff(want, ev.Err, eventOpts), "mismatch (-want +got)")
 	})
 }
 
@@ -437,19 +406,11 @@ func marked(s string) (string, int) {
 func checkDecodeError(t *testing.T, err error, sentinel error, pos int, field string) {
 	t.Helper()
 	var se *DecodeError
-	if !errors.As(err, &se) {
-		t.Fatalf("err = %v, want a *DecodeError", err)
-	}
-	if !errors.Is(err, sentinel) {
-		t.Errorf("err = %v, want it to wrap %v", err, sentinel)
-	}
-	if se.Pos != pos {
-		t.Errorf("Pos = %d, want %d (%v)", se.Pos, pos, err)
-	}
-	if se.Field != field {
-		t.Errorf("Field = %q, want %q", se.Field, field)
-	}
-	if se.Offset != 100 || se.Seq != 3 || se.ID != "ev-3" {
-		t.Errorf("Offset, Seq, ID = %d, %d, %q; want 100, 3, \"ev-3\"", se.Offset, se.Seq, se.ID)
-	}
+	require.ErrorAs(t, err, &se, "want a *DecodeError")
+	assert.ErrorIs(t, err, sentinel)
+	assert.Equal(t, pos, se.Pos, "Pos (%v)", err)
+	assert.Equal(t, field, se.Field, "Field (%v)", err)
+	assert.Equal(t, int64(100), se.Offset, "Offset")
+	assert.Equal(t, int64(3), se.Seq, "Seq")
+	assert.Equal(t, "ev-3", se.ID, "ID")
 }

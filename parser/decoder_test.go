@@ -1,13 +1,14 @@
 package parser
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDecodeJSONRPC(t *testing.T) {
@@ -38,13 +39,9 @@ func TestDecodeJSONRPC(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want := &Event{Kind: KindArtifactUpdate, Binding: BindingJSONRPC, RPCID: tt.id, ArtifactUpdate: wantUpdate}
-			if diff := cmp.Diff(want, ev, eventOpts); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			assert.Empty(t, cmp.Diff(want, ev, eventOpts), "mismatch (-want +got)")
 		})
 	}
 }
@@ -93,27 +90,17 @@ func TestDecodeInStreamErrors(t *testing.T) {
 		for _, name := range []string{"error", "message"} {
 			t.Run(tt.name+"/event "+name, func(t *testing.T) {
 				ev, err := d.Decode(&sse.Frame{Seq: 1, Event: bs(name), Data: bs(tt.data)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ev.Kind != KindError || ev.Binding != tt.want.Binding {
-					t.Fatalf("Kind, Binding = %v, %v; want Error, %v", ev.Kind, ev.Binding, tt.want.Binding)
-				}
-				if diff := cmp.Diff(tt.want, ev.Err, eventOpts); diff != "" {
-					t.Errorf("mismatch (-want +got):\n%s", diff)
-				}
+				require.NoError(t, err)
+				require.Equal(t, KindError, ev.Kind, "Kind")
+				require.Equal(t, tt.want.Binding, ev.Binding, "Binding")
+				assert.Empty(t, cmp.Diff(tt.want, ev.Err, eventOpts), "mismatch (-want +got)")
 				// The APIError is owned: decoding another frame leaves it intact.
 				got := ev.Err
-				if _, err := d.Decode(&sse.Frame{Data: bs(`{"statusUpdate":{"taskId":"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}}`)}); err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(tt.want, got, eventOpts); diff != "" {
-					t.Errorf("APIError changed after the next Decode (-want +got):\n%s", diff)
-				}
+				_, err = d.Decode(&sse.Frame{Data: bs(`{"statusUpdate":{"taskId":"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}}`)})
+				require.NoError(t, err)
+				assert.Empty(t, cmp.Diff(tt.want, got, eventOpts), "APIError changed after the next Decode (-want +got)")
 				var ae *APIError
-				if !errors.As(error(got), &ae) {
-					t.Error("errors.As does not find the *APIError")
-				}
+				assert.ErrorAs(t, error(got), &ae, "errors.As does not find the *APIError")
 			})
 		}
 	}
@@ -137,27 +124,19 @@ func TestDecodeAPIErrorDocuments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := DecodeAPIError(bs(tt.body))
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			if diff := cmp.Diff(tt.want, got, eventOpts); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			require.ErrorIs(t, err, tt.wantErr)
+			assert.Empty(t, cmp.Diff(tt.want, got, eventOpts), "mismatch (-want +got)")
 		})
 	}
 }
 
 func TestDecodeTaskJSONRPC(t *testing.T) {
 	got, err := DecodeTask(bs(`{"jsonrpc":"2.0","id":"g1","result":{"id":"answer","status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"Which patient?"}]}}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := &Task{ID: bs("answer"), Status: Status{State: TaskStateInputRequired, HasMessage: true, Message: Message{
 		MessageID: bs("m"), Role: RoleAgent, Parts: []Part{{Kind: PartText, Text: bs("Which patient?")}},
 	}}}
-	if diff := cmp.Diff(want, got, eventOpts); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(want, got, eventOpts), "mismatch (-want +got)")
 }
 
 func TestDecodeDefaultsAndAlternateNames(t *testing.T) {
@@ -209,12 +188,8 @@ func TestDecodeDefaultsAndAlternateNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(&tt.want, ev, eventOpts); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			require.NoError(t, err)
+			assert.Empty(t, cmp.Diff(&tt.want, ev, eventOpts), "mismatch (-want +got)")
 		})
 	}
 }
@@ -225,26 +200,20 @@ func TestDecodeMessageAndStatus(t *testing.T) {
 		`"extensions":["https://ext/a","https://ext/\u0062"],"referenceTaskIds":["task.0"]}}`
 	var d Decoder
 	ev, err := decodeData(t, &d, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := &Event{Kind: KindMessage, Binding: BindingREST, Message: Message{
 		MessageID: bs("msg.1"), ContextID: bs("ctx.1"), TaskID: bs("task.1"), Role: RoleAgent,
 		Parts:      []Part{{Kind: PartText, Text: bs("hello")}},
 		Metadata:   Metadata{Raw: bs(`{"$timestamp":"2026-05-19T12:00:00Z","other":[1]}`), Timestamp: bs("2026-05-19T12:00:00Z")},
 		Extensions: [][]byte{bs("https://ext/a"), bs("https://ext/b")}, ReferenceTaskIDs: [][]byte{bs("task.0")},
 	}}
-	if diff := cmp.Diff(want, ev, eventOpts); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
-	if ev.TaskID() == nil || string(ev.TaskID()) != "task.1" || string(ev.ContextID()) != "ctx.1" {
-		t.Errorf("TaskID, ContextID = %q, %q", ev.TaskID(), ev.ContextID())
-	}
+	assert.Empty(t, cmp.Diff(want, ev, eventOpts), "mismatch (-want +got)")
+	assert.NotNil(t, ev.TaskID(), "TaskID")
+	assert.Equal(t, "task.1", string(ev.TaskID()), "TaskID")
+	assert.Equal(t, "ctx.1", string(ev.ContextID()), "ContextID")
 
 	ev, err = decodeData(t, &d, `{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_FAILED","message":{"role":"ROLE_AGENT","parts":[{"text":"LLM transport error"}]},"timestamp":"2026-05-19T12:00:02Z"},"metadata":{"$usage":{"inputTokens":"5","outputTokens":1e1,"credits":0}}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantStatus := &Event{Kind: KindStatusUpdate, Binding: BindingREST, StatusUpdate: StatusUpdate{
 		TaskID: bs("t"),
 		Status: Status{State: TaskStateFailed, HasMessage: true, Timestamp: bs("2026-05-19T12:00:02Z"), Message: Message{
@@ -254,9 +223,7 @@ func TestDecodeMessageAndStatus(t *testing.T) {
 			InputTokens: 5, OutputTokens: 10, Fields: UsageInputTokens | UsageOutputTokens | UsageCredits,
 		}},
 	}}
-	if diff := cmp.Diff(wantStatus, ev, eventOpts); diff != "" {
-		t.Errorf("mismatch (-want +got):\n%s", diff)
-	}
+	assert.Empty(t, cmp.Diff(wantStatus, ev, eventOpts), "mismatch (-want +got)")
 }
 
 func TestDecodeParts(t *testing.T) {
@@ -292,12 +259,8 @@ func TestDecodeParts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, `{"artifactUpdate":{"artifact":{"parts":[`+tt.part+`]}}}`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff([]Part{tt.want}, ev.ArtifactUpdate.Artifact.Parts, eventOpts); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			require.NoError(t, err)
+			assert.Empty(t, cmp.Diff([]Part{tt.want}, ev.ArtifactUpdate.Artifact.Parts, eventOpts), "mismatch (-want +got)")
 		})
 	}
 }
@@ -305,19 +268,11 @@ func TestDecodeParts(t *testing.T) {
 func TestDecodeIntermediateThinking(t *testing.T) {
 	var d Decoder
 	ev, err := decodeData(t, &d, `{"artifactUpdate":{"append":true,"lastChunk":true,"artifact":{"artifactId":"art-A","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ev.ArtifactUpdate.Artifact.Metadata.IntermediateThinking() {
-		t.Error("IntermediateThinking() = false for type intermediate-thinking")
-	}
+	require.NoError(t, err)
+	assert.True(t, ev.ArtifactUpdate.Artifact.Metadata.IntermediateThinking(), "IntermediateThinking() for type intermediate-thinking")
 	ev, err = decodeData(t, &d, `{"artifactUpdate":{"artifact":{"artifactId":"art-B","parts":[{"text":"x"}],"metadata":{"type":"answer"}}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.ArtifactUpdate.Artifact.Metadata.IntermediateThinking() {
-		t.Error("IntermediateThinking() = true for type answer")
-	}
+	require.NoError(t, err)
+	assert.False(t, ev.ArtifactUpdate.Artifact.Metadata.IntermediateThinking(), "IntermediateThinking() for type answer")
 }
 
 func TestDecodeText(t *testing.T) {
@@ -349,13 +304,8 @@ func TestDecodeText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, `{"artifactUpdate":{"artifact":{"parts":[{"text":"`+tt.json+`"}]}}}`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ev.ArtifactUpdate.Artifact.Parts[0].Text
-			if string(got) != tt.want {
-				t.Errorf("Text = %q, want %q", got, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(ev.ArtifactUpdate.Artifact.Parts[0].Text), "Text of %q", tt.json)
 		})
 	}
 }
@@ -369,21 +319,15 @@ func TestDecodeSplitSurrogateJoins(t *testing.T) {
 	var joined []byte
 	for _, delta := range []string{`Hi \ud83d`, `\ude00!`} {
 		ev, err := decodeData(t, &d, `{"artifactUpdate":{"append":true,"artifact":{"parts":[{"text":"`+delta+`"}]}}}`)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		joined = append(joined, ev.ArtifactUpdate.Artifact.Parts[0].Text...)
 	}
-	if want := "Hi \xed\xa0\xbd\xed\xb8\x80!"; string(joined) != want {
-		t.Fatalf("joined = %q, want %q", joined, want)
-	}
+	require.Equal(t, "Hi \xed\xa0\xbd\xed\xb8\x80!", string(joined), "joined deltas")
 	// Decoding the halves' code points from WTF-8 and pairing them gives
 	// the character.
 	hi := rune(joined[3]&0x0f)<<12 | rune(joined[4]&0x3f)<<6 | rune(joined[5]&0x3f)
 	lo := rune(joined[6]&0x0f)<<12 | rune(joined[7]&0x3f)<<6 | rune(joined[8]&0x3f)
-	if r := 0x10000 + (hi-0xD800)<<10 + (lo - 0xDC00); r != '😀' {
-		t.Errorf("re-paired rune = %U, want U+1F600", r)
-	}
+	assert.Equal(t, '😀', 0x10000+(hi-0xD800)<<10+(lo-0xDC00), "re-paired rune")
 }
 
 // TestDecodeTextViews checks that text without escapes is a view of the
@@ -392,21 +336,13 @@ func TestDecodeTextViews(t *testing.T) {
 	var d Decoder
 	data := bs(`{"artifactUpdate":{"artifact":{"parts":[{"text":"plain"},{"text":"esc\n"}]}}}`)
 	ev, err := d.Decode(&sse.Frame{Data: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	parts := ev.ArtifactUpdate.Artifact.Parts
 	i := strings.Index(string(data), "plain")
-	if unsafe.SliceData(parts[0].Text) != &data[i] {
-		t.Error("text without escapes is not a view of the frame's data")
-	}
+	assert.Same(t, &data[i], unsafe.SliceData(parts[0].Text), "text without escapes is not a view of the frame's data")
 	j := strings.Index(string(data), `esc\n`)
-	if unsafe.SliceData(parts[1].Text) == &data[j] {
-		t.Error("escaped text aliases the escaped bytes of the frame")
-	}
-	if string(parts[1].Text) != "esc\n" {
-		t.Errorf("Text = %q", parts[1].Text)
-	}
+	assert.NotSame(t, &data[j], unsafe.SliceData(parts[1].Text), "escaped text aliases the escaped bytes of the frame")
+	assert.Equal(t, "esc\n", string(parts[1].Text), "escaped Text")
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -481,9 +417,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			ev, err := decodeData(t, &d, data)
-			if err == nil {
-				t.Fatalf("no error; event %+v", ev)
-			}
+			require.Error(t, err, "no error; event %+v", ev)
 			checkDecodeError(t, err, tt.err, pos, tt.field)
 		})
 	}
@@ -492,47 +426,33 @@ func TestDecodeErrors(t *testing.T) {
 // TestDecodeAfterError checks that an error leaves the Decoder usable.
 func TestDecodeAfterError(t *testing.T) {
 	var d Decoder
-	if _, err := decodeData(t, &d, `{"task":{"id":`); err == nil {
-		t.Fatal("no error for truncated JSON")
-	}
+	_, err := decodeData(t, &d, `{"task":{"id":`)
+	require.Error(t, err, "no error for truncated JSON")
 	ev, err := decodeData(t, &d, `{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.Kind != KindStatusUpdate || ev.StatusUpdate.Status.State != TaskStateWorking {
-		t.Errorf("event after an error = %v %v", ev.Kind, ev.StatusUpdate.Status.State)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, KindStatusUpdate, ev.Kind, "Kind of the event after an error")
+	assert.Equal(t, TaskStateWorking, ev.StatusUpdate.Status.State, "State of the event after an error")
 }
 
 func TestDecodeErrorMessage(t *testing.T) {
 	var d Decoder
 	_, err := decodeData(t, &d, `{"artifactUpdate":{"append":"yes"}}`)
 	want := `parser: frame 3 (id "ev-3") at byte 100, field artifactUpdate.append, data byte 28: parser: wrong JSON type for field`
-	if err == nil || err.Error() != want {
-		t.Errorf("Error() = %v\nwant      %s", err, want)
-	}
+	assert.EqualError(t, err, want)
 }
 
 func TestDecoderReset(t *testing.T) {
 	var d Decoder
 	big := `{"artifactUpdate":{"artifact":{"parts":[{"text":"` + strings.Repeat(`\n`, 1<<20) + `"}]}}}`
-	if _, err := decodeData(t, &d, big); err != nil {
-		t.Fatal(err)
-	}
-	if cap(d.text) <= retainLimit {
-		t.Fatalf("text buffer cap %d, expected growth beyond %d", cap(d.text), retainLimit)
-	}
+	_, err := decodeData(t, &d, big)
+	require.NoError(t, err)
+	require.Greater(t, cap(d.text), retainLimit, "text buffer cap, expected growth beyond retainLimit")
 	d.Reset()
-	if cap(d.text) > retainLimit {
-		t.Errorf("Reset kept a text buffer of cap %d", cap(d.text))
-	}
-	if d.ev.Kind != 0 {
-		t.Error("Reset kept the last event")
-	}
+	assert.LessOrEqual(t, cap(d.text), retainLimit, "Reset kept a text buffer this big")
+	assert.Zero(t, d.ev.Kind, "Reset kept the last event")
 	ev, err := decodeData(t, &d, `{"artifactUpdate":{"artifact":{"parts":[{"text":"after"}]}}}`)
-	if err != nil || string(ev.ArtifactUpdate.Artifact.Parts[0].Text) != "after" {
-		t.Errorf("Decode after Reset = %v, %v", ev, err)
-	}
+	require.NoError(t, err, "Decode after Reset")
+	assert.Equal(t, "after", string(ev.ArtifactUpdate.Artifact.Parts[0].Text), "Decode after Reset")
 }
 
 func TestKindStrings(t *testing.T) {
@@ -558,9 +478,7 @@ func TestKindStrings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.got != tt.want {
-				t.Errorf("String() = %q, want %q", tt.got, tt.want)
-			}
+			assert.Equal(t, tt.want, tt.got, "String()")
 		})
 	}
 }
@@ -580,12 +498,9 @@ func TestEventTaskIDContextID(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := decodeData(t, &d, tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(ev.TaskID()) != tt.task || string(ev.ContextID()) != tt.ctx {
-				t.Errorf("TaskID, ContextID = %q, %q; want %q, %q", ev.TaskID(), ev.ContextID(), tt.task, tt.ctx)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.task, string(ev.TaskID()), "TaskID")
+			assert.Equal(t, tt.ctx, string(ev.ContextID()), "ContextID")
 		})
 	}
 }
@@ -641,15 +556,12 @@ func TestDecodeStateAndRoleForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.data, func(t *testing.T) {
 			ev, err := decodeData(t, &d, tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s := ev.Task.Status; s.State != tt.state || s.Message.Role != tt.role || !s.HasMessage {
-				t.Errorf("state, role, HasMessage = %v, %v, %v; want %v, %v, true", s.State, s.Message.Role, s.HasMessage, tt.state, tt.role)
-			}
+			require.NoError(t, err)
+			s := ev.Task.Status
+			assert.Equal(t, tt.state, s.State, "State")
+			assert.Equal(t, tt.role, s.Message.Role, "Message.Role")
+			assert.True(t, s.HasMessage, "HasMessage")
 		})
 	}
-	if NewDecoder() == nil {
-		t.Error("NewDecoder returned nil")
-	}
+	assert.NotNil(t, NewDecoder(), "NewDecoder returned nil")
 }

@@ -1,9 +1,11 @@
 package parser
 
 import (
-	"errors"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseID(t *testing.T) {
@@ -23,21 +25,11 @@ func TestParseID(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id, err := ParseID(tt.kind, tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if id.String() != tt.want {
-				t.Errorf("String() = %q, want %q", id.String(), tt.want)
-			}
-			if string(id.AppendTo([]byte("id=")))[3:] != tt.want {
-				t.Errorf("AppendTo = %q", id.AppendTo(nil))
-			}
-			if id.Kind() != tt.kind {
-				t.Errorf("Kind() = %v, want %v", id.Kind(), tt.kind)
-			}
-			if id.UUID() != tt.want[len(tt.kind.Prefix()):] {
-				t.Errorf("UUID() = %q", id.UUID())
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, id.String(), "String()")
+			assert.Equal(t, "id="+tt.want, string(id.AppendTo([]byte("id="))), "AppendTo")
+			assert.Equal(t, tt.kind, id.Kind(), "Kind()")
+			assert.Equal(t, tt.want[len(tt.kind.Prefix()):], id.UUID(), "UUID()")
 		})
 	}
 }
@@ -66,26 +58,20 @@ func TestParseIDErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id, err := ParseID(tt.kind, tt.in)
-			if !errors.Is(err, ErrInvalidID) {
-				t.Errorf("ParseID(%v, %q) = %v, %v; want ErrInvalidID", tt.kind, tt.in, id, err)
-			}
+			assert.ErrorIs(t, err, ErrInvalidID, "ParseID(%v, %q) = %v", tt.kind, tt.in, id)
 		})
 	}
 }
 
 func TestIDTime(t *testing.T) {
 	id, err := ParseID(IDTask, "task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// 0x0192f4c84e7c ms after the epoch.
 	const ms = 0x0192f4c84e7c
-	if id.UnixMilli() != ms {
-		t.Errorf("UnixMilli() = %d, want %d", id.UnixMilli(), int64(ms))
-	}
-	if got := time.UnixMilli(id.UnixMilli()).UTC(); got.Year() != 2024 || got.Month() != time.November {
-		t.Errorf("time.UnixMilli(UnixMilli()) = %v, want a time in November 2024", got)
-	}
+	assert.Equal(t, int64(ms), id.UnixMilli(), "UnixMilli()")
+	got := time.UnixMilli(id.UnixMilli()).UTC()
+	assert.Equal(t, 2024, got.Year(), "year of time.UnixMilli(UnixMilli()) = %v", got)
+	assert.Equal(t, time.November, got.Month(), "month of time.UnixMilli(UnixMilli()) = %v", got)
 }
 
 func TestIDKindStrings(t *testing.T) {
@@ -103,12 +89,10 @@ func TestIDKindStrings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.kind.String() != tt.name || tt.kind.Prefix() != tt.prefix {
-				t.Errorf("String, Prefix = %q, %q; want %q, %q", tt.kind.String(), tt.kind.Prefix(), tt.name, tt.prefix)
-			}
+			assert.Equal(t, tt.name, tt.kind.String(), "String()")
+			assert.Equal(t, tt.prefix, tt.kind.Prefix(), "Prefix()")
 		})
 	}
-	if (ID{}).String() != "" || len((ID{}).AppendTo(nil)) != 0 {
-		t.Error("the zero ID is not empty")
-	}
+	assert.Empty(t, (ID{}).String(), "the zero ID's String()")
+	assert.Empty(t, (ID{}).AppendTo(nil), "the zero ID's AppendTo(nil)")
 }

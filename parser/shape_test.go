@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -24,12 +25,12 @@ func decodeAfter(d *Decoder, first, second string) (*Event, error, bool) {
 func checkLikeFresh(t *testing.T, got *Event, gotErr error, second string) {
 	t.Helper()
 	want, wantErr := new(Decoder).Decode(&sse.Frame{Offset: 9, Seq: 3, ID: []byte("e3"), Data: []byte(second)})
-	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
-		t.Fatalf("error %v, a new Decoder gives %v", gotErr, wantErr)
+	if wantErr == nil {
+		require.NoError(t, gotErr, "a new Decoder gives no error")
+	} else {
+		require.EqualError(t, gotErr, wantErr.Error(), "the error a new Decoder gives")
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("event differs from a new Decoder's (-new +reused):\n%s", diff)
-	}
+	require.Empty(t, cmp.Diff(want, got), "event differs from a new Decoder's (-new +reused)")
 }
 
 func TestShapeMatchesFullDecode(t *testing.T) {
@@ -72,9 +73,7 @@ func TestShapeMatchesFullDecode(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var d Decoder
 			ev, err, reused := decodeAfter(&d, tt.first, tt.second)
-			if reused != tt.reused {
-				t.Errorf("reused the shape: %v, want %v", reused, tt.reused)
-			}
+			assert.Equal(t, tt.reused, reused, "reused the shape")
 			checkLikeFresh(t, ev, err, tt.second)
 		})
 	}
@@ -88,20 +87,18 @@ func TestShapeKeptAcrossOtherEvents(t *testing.T) {
 		return &sse.Frame{Data: []byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"` + s + `"}]},"append":true}}`)}
 	}
 	var d Decoder
-	if _, err := d.Decode(delta("a")); err != nil {
-		t.Fatal(err)
-	}
+	_, err := d.Decode(delta("a"))
+	require.NoError(t, err)
 	for _, data := range []string{`{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING"}}}`, `{"artifactUpdate":`} {
 		d.Decode(&sse.Frame{Data: []byte(data)})
 		ev, err := d.Decode(delta("b"))
-		if err != nil || ev != &d.shape.ev || string(ev.ArtifactUpdate.Artifact.Parts[0].Text) != "b" {
-			t.Fatalf("after %s: event %p (shape %p), %v", data, ev, &d.shape.ev, err)
-		}
+		require.NoError(t, err, "after %s", data)
+		require.Same(t, &d.shape.ev, ev, "after %s: the shape was not reused", data)
+		require.Equal(t, "b", string(ev.ArtifactUpdate.Artifact.Parts[0].Text), "after %s", data)
 	}
 	d.Reset()
-	if ev, _ := d.Decode(delta("c")); ev == &d.shape.ev {
-		t.Fatal("the shape survived Reset")
-	}
+	ev, _ := d.Decode(delta("c"))
+	require.NotSame(t, &d.shape.ev, ev, "the shape survived Reset")
 }
 
 // FuzzShape decodes a document, then the same document with its text
@@ -202,11 +199,7 @@ func TestViewsCoverEveryField(t *testing.T) {
 		got[reflect.ValueOf(v).Pointer()] = true
 	}
 	for a, path := range want {
-		if !got[a] {
-			t.Errorf("views misses %s", path)
-		}
+		assert.True(t, got[a], "views misses %s", path)
 	}
-	if len(got) != len(want) {
-		t.Errorf("views has %d fields, the types %d", len(got), len(want))
-	}
+	assert.Len(t, got, len(want), "views has as many fields as the types")
 }

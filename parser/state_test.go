@@ -1,8 +1,9 @@
 package parser
 
 import (
-	"errors"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestTaskStateNumbersAndNames(t *testing.T) {
@@ -26,32 +27,20 @@ func TestTaskStateNumbersAndNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if int32(tt.state) != tt.number {
-				t.Errorf("number = %d, want %d", tt.state, tt.number)
-			}
-			if tt.state.String() != tt.name {
-				t.Errorf("String() = %q, want %q", tt.state.String(), tt.name)
-			}
-			if tt.state.Terminal() != tt.terminal {
-				t.Errorf("Terminal() = %v, want %v", tt.state.Terminal(), tt.terminal)
-			}
-			if tt.state.Interrupted() != tt.interrupted {
-				t.Errorf("Interrupted() = %v, want %v", tt.state.Interrupted(), tt.interrupted)
-			}
+			assert.Equal(t, tt.number, int32(tt.state), "number")
+			assert.Equal(t, tt.name, tt.state.String(), "String()")
+			assert.Equal(t, tt.terminal, tt.state.Terminal(), "Terminal()")
+			assert.Equal(t, tt.interrupted, tt.state.Interrupted(), "Interrupted()")
 			for _, in := range []string{tt.name, string(rune('0' + tt.number))} {
 				got, err := ParseTaskState(in)
-				if err != nil || got != tt.state {
-					t.Errorf("ParseTaskState(%q) = %v, %v; want %v", in, got, err, tt.state)
+				if assert.NoError(t, err, "ParseTaskState(%q)", in) {
+					assert.Equal(t, tt.state, got, "ParseTaskState(%q)", in)
 				}
 			}
 		})
 	}
-	if got := TaskState(9).String(); got != "Invalid(9)" {
-		t.Errorf("TaskState(9).String() = %q", got)
-	}
-	if got := TaskState(-1).String(); got != "Invalid(-1)" {
-		t.Errorf("TaskState(-1).String() = %q", got)
-	}
+	assert.Equal(t, "Invalid(9)", TaskState(9).String(), "TaskState(9).String()")
+	assert.Equal(t, "Invalid(-1)", TaskState(-1).String(), "TaskState(-1).String()")
 }
 
 func TestParseTaskStateErrors(t *testing.T) {
@@ -73,9 +62,7 @@ func TestParseTaskStateErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			_, err := ParseTaskState(tt.in)
-			if !errors.Is(err, tt.want) {
-				t.Errorf("ParseTaskState(%q) error = %v, want %v", tt.in, err, tt.want)
-			}
+			assert.ErrorIs(t, err, tt.want, "ParseTaskState(%q)", tt.in)
 		})
 	}
 }
@@ -109,12 +96,9 @@ func TestCanTransition(t *testing.T) {
 	for _, from := range all {
 		for _, to := range all {
 			want := allowed[[2]TaskState{from, to}]
-			if got := CanTransition(from, to); got != want {
-				t.Errorf("CanTransition(%v, %v) = %v, want %v", from, to, got, want)
-			}
+			assert.Equal(t, want, CanTransition(from, to), "CanTransition(%v, %v)", from, to)
 		}
 	}
-	if CanTransition(W, TaskState(9)) || CanTransition(TaskState(-3), W) {
-		t.Error("CanTransition accepts a state with no name")
-	}
+	assert.False(t, CanTransition(W, TaskState(9)), "CanTransition accepts a state with no name")
+	assert.False(t, CanTransition(TaskState(-3), W), "CanTransition accepts a state with no name")
 }
