@@ -92,8 +92,8 @@ func serveSSE(w http.ResponseWriter, b []byte) {
 // connection does.
 func drop(t *testing.T, w http.ResponseWriter) {
 	conn, _, err := w.(http.Hijacker).Hijack()
-	if err != nil {
-		t.Errorf("hijack: %v", err)
+	// assert, not require: this runs on the server's goroutine.
+	if !assert.NoError(t, err, "hijack") {
 		return
 	}
 	conn.Close()
@@ -147,8 +147,8 @@ func replay(t *testing.T, w http.ResponseWriter, r *http.Request, data []byte, f
 			from = i + 1
 		}
 	}
-	if from < 0 {
-		t.Errorf("Last-Event-ID %q names no frame", last)
+	// assert, not require: this runs on the server's goroutine.
+	if !assert.GreaterOrEqual(t, from, 0, "Last-Event-ID %q names no frame", last) {
 		return
 	}
 	start := len(data)
@@ -260,12 +260,10 @@ func TestClientDrops(t *testing.T) {
 						got := readRun(t, run)
 						run.Close()
 						cuts++
-						if diff := cmp.Diff(uncut.res, got.res, cmpResult); diff != "" {
-							t.Fatalf("cut at byte %d (frame %d): Result differs (-uncut +resumed):\n%s", at, k+1, diff)
-						}
-						if diff := cmp.Diff(uncut.live, got.live); diff != "" {
-							t.Fatalf("cut at byte %d (frame %d): live text differs (-uncut +resumed):\n%s", at, k+1, diff)
-						}
+						require.Empty(t, cmp.Diff(uncut.res, got.res, cmpResult),
+							"cut at byte %d (frame %d): Result differs (-uncut +resumed)", at, k+1)
+						require.Empty(t, cmp.Diff(uncut.live, got.live),
+							"cut at byte %d (frame %d): live text differs (-uncut +resumed)", at, k+1)
 						require.Equal(t, uncut.err, got.err)
 						reqs := a.requests()
 						require.Len(t, reqs, 2, "cut at byte %d: one resubscription", at)
@@ -430,7 +428,7 @@ func wait(t *testing.T, done <-chan struct{}, what string) {
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("%s: still blocked", what)
+		require.Failf(t, "still blocked", "%s: not done within 10s", what)
 	}
 }
 

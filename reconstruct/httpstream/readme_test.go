@@ -135,7 +135,7 @@ func TestREADMEGoBlocks(t *testing.T) {
 					return
 				}
 			}
-			t.Errorf("README block %d is neither a program nor lines of a runnable Example:\n%s", i+1, block)
+			assert.Failf(t, "README block is neither a program nor lines of a runnable Example", "block %d:\n%s", i+1, block)
 		})
 	}
 	require.NotZero(t, programs, "the README shows no whole program")
