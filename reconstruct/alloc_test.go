@@ -22,9 +22,6 @@ func lastText(res *reconstruct.Result) []byte {
 // Applying an appended delta to an artifact whose text buffer has room
 // allocates nothing; only the buffer's amortised growth does.
 func TestAllocsReducerApplyDelta(t *testing.T) {
-	if testing.CoverMode() != "" {
-		t.Skip("coverage instrumentation allocates")
-	}
 	var dec parser.Decoder
 	r := reconstruct.NewReducer(nil)
 	apply := func(seq int64, data string) {
@@ -58,9 +55,6 @@ func TestAllocsReducerApplyDelta(t *testing.T) {
 // The whole pipeline (lex + decode + reduce) fed one delta frame at a time
 // allocates nothing once warm.
 func TestAllocsStreamDelta(t *testing.T) {
-	if testing.CoverMode() != "" {
-		t.Skip("coverage instrumentation allocates")
-	}
 	for _, name := range []string{"REST", "JSON-RPC"} {
 		t.Run(name, func(t *testing.T) {
 			head := sseStream("h", task("TASK_STATE_WORKING"), first("art-1", "The "))
@@ -98,9 +92,6 @@ func TestAllocsStreamDelta(t *testing.T) {
 // (as the wasm module's status call does), allocates nothing: TaskID,
 // LastEventID and Done, with an id that changes with every frame.
 func TestAllocsStreamResubscribeInfo(t *testing.T) {
-	if testing.CoverMode() != "" {
-		t.Skip("coverage instrumentation allocates")
-	}
 	s := reconstruct.NewStream(nil)
 	s.Write([]byte(sseStream("h", task("TASK_STATE_WORKING"), first("art-1", "The "))))
 	for s.Next() {

@@ -13,16 +13,9 @@ import (
 	"github.com/a2astream/a2astream/parser/sse"
 )
 
-func skipUnderCoverage(t *testing.T) {
-	if testing.CoverMode() != "" {
-		t.Skip("allocation counts are not meaningful under coverage")
-	}
-}
-
 // TestLexerAllocs: once its buffers have grown, a Lexer fed the token
 // corpus in 4 KiB chunks allocates nothing per chunk, hence per frame.
 func TestLexerAllocs(t *testing.T) {
-	skipUnderCoverage(t)
 	in := corpus.Tokens(4000)
 	chunks := chunksOf(in, 4<<10)
 	lx := sse.NewLexer(&sse.Options{OnComment: func([]byte) {}})
@@ -48,7 +41,6 @@ func TestLexerAllocs(t *testing.T) {
 // TestReaderAllocs: a warm Reader allocates nothing per frame, nor to read
 // a whole new stream after Reset.
 func TestReaderAllocs(t *testing.T) {
-	skipUnderCoverage(t)
 	in := corpus.Tokens(4000)
 	src := bytes.NewReader(in)
 	r := sse.NewReader(src, nil)
