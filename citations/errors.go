@@ -95,15 +95,21 @@ type LocateError struct {
 // Error formats the error with the locator and the token.
 func (e *LocateError) Error() string {
 	b := make([]byte, 0, 64)
-	b = append(b, "citations: locator "...)
+	b = append(b, "citations: "...)
+	return string(e.appendTo(b))
+}
+
+// appendTo appends the error without the package prefix:
+// locator "/a/0" token 1: reason.
+func (e *LocateError) appendTo(b []byte) []byte {
+	b = append(b, "locator "...)
 	b = strconv.AppendQuote(b, e.Pointer)
 	if e.Token >= 0 {
 		b = append(b, " token "...)
 		b = strconv.AppendInt(b, int64(e.Token), 10)
 	}
 	b = append(b, ": "...)
-	b = appendReason(b, e.Err)
-	return string(b)
+	return appendReason(b, e.Err)
 }
 
 // Unwrap returns the sentinel.
@@ -164,14 +170,7 @@ func (d Diagnostic) Error() string {
 	}
 	b = append(b, ": "...)
 	if le, ok := d.Err.(*LocateError); ok {
-		b = append(b, "locator "...)
-		b = strconv.AppendQuote(b, le.Pointer)
-		if le.Token >= 0 {
-			b = append(b, " token "...)
-			b = strconv.AppendInt(b, int64(le.Token), 10)
-		}
-		b = append(b, ": "...)
-		b = appendReason(b, le.Err)
+		b = le.appendTo(b)
 	} else {
 		b = appendReason(b, d.Err)
 	}

@@ -69,7 +69,7 @@ func cutOf(t *testing.T, how string, err error, out *lexOutcome) {
 	var se *sse.SyntaxError
 	require.ErrorAs(t, err, &se, "%s: a cut", how)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "%s: a cut", how)
-	out.Cut, out.CutOffset, out.CutSize, out.CutID = true, se.Offset, se.Size, se.ID
+	out.Cut, out.CutOffset, out.CutSize, out.CutID = true, se.Offset, se.Size, string(se.ID)
 }
 
 // lexPush feeds chunks to a Lexer, draining it after each Write.

@@ -1189,7 +1189,11 @@ func (d *Decoder) typeErr(f *jsonx.Field) error { return d.fail(f.Pos, ErrFieldT
 // fail builds the *DecodeError for a problem at pos in the data, on the
 // current path.
 func (d *Decoder) fail(pos int, err error) error {
-	e := &DecodeError{Offset: d.offset, Seq: d.seq, ID: string(d.id), Pos: pos, Err: err}
+	e := &DecodeError{Pos: pos, Err: err}
+	e.Offset, e.Seq = d.offset, d.seq
+	if len(d.id) > 0 {
+		e.ID = bytes.Clone(d.id)
+	}
 	if d.depth > 0 {
 		var b []byte
 		for i := 0; i < d.depth && i < maxPath; i++ {

@@ -53,7 +53,7 @@ func FuzzDecode(f *testing.F) {
 			if !known {
 				require.Failf(t, "wraps no sentinel", "error %v", err)
 			}
-			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || se.ID != "i" {
+			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || string(se.ID) != "i" {
 				require.Failf(t, "bad position", "error %v: Pos %d of %d data bytes, Offset %d, Seq %d, ID %q; want Offset 5, Seq 2, ID \"i\"",
 					err, se.Pos, len(data), se.Offset, se.Seq, se.ID)
 			}

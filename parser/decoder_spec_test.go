@@ -412,5 +412,5 @@ func checkDecodeError(t *testing.T, err error, sentinel error, pos int, field st
 	assert.Equal(t, field, se.Field, "Field (%v)", err)
 	assert.Equal(t, int64(100), se.Offset, "Offset")
 	assert.Equal(t, int64(3), se.Seq, "Seq")
-	assert.Equal(t, "ev-3", se.ID, "ID")
+	assert.Equal(t, "ev-3", string(se.ID), "ID")
 }

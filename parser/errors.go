@@ -3,6 +3,8 @@ package parser
 import (
 	"errors"
 	"strconv"
+
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // The errors that the Decoder and the document decoders report, wrapped in
@@ -48,15 +50,11 @@ var (
 // decode, and where: the frame in the stream, the byte in its data and the
 // JSON member.
 type DecodeError struct {
-	// Offset is the 0-based byte offset in the stream of the start of the
-	// frame concerned (sse.Frame.Offset); 0 for a document outside a stream.
-	Offset int64
-	// Seq is the 1-based ordinal of the frame concerned (sse.Frame.Seq); 0
-	// for a document outside a stream.
-	Seq int64
-	// ID is the SSE last event ID in force for the frame (sse.Frame.ID); ""
-	// when none.
-	ID string
+	// Position says which frame: Offset is the 0-based byte offset in the
+	// stream of its start, Seq its 1-based ordinal, ID the SSE last event
+	// ID in force for it (nil when none); all zero for a document outside a
+	// stream.
+	sse.Position
 	// Pos is the 0-based byte position inside the frame's data (or the
 	// document) where the problem was found; -1 when it is not known.
 	Pos int
@@ -67,22 +65,13 @@ type DecodeError struct {
 	Err error
 }
 
-// Error formats the error with every position that is known.
+// Error formats the error with every position that is known:
+//
+//	parser: frame 3 (id "ev-7") at byte 1024, field statusUpdate.status.state, data byte 40: invalid value for field
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "parser: "...)
-	if e.Seq > 0 {
-		b = append(b, "frame "...)
-		b = strconv.AppendInt(b, e.Seq, 10)
-		b = append(b, ' ')
-	}
-	if e.ID != "" {
-		b = append(b, "(id "...)
-		b = strconv.AppendQuote(b, e.ID)
-		b = append(b, ") "...)
-	}
-	b = append(b, "at byte "...)
-	b = strconv.AppendInt(b, e.Offset, 10)
+	b = e.Position.Append(b)
 	if e.Field != "" {
 		b = append(b, ", field "...)
 		b = append(b, e.Field...)

@@ -66,47 +66,21 @@ var (
 	ErrClosed = errors.New("reconstruct: reducer closed")
 )
 
-// Where locates an event in the stream.
-type Where struct {
-	// Offset is the 0-based byte offset in the stream of the event's frame;
-	// -1 when the event did not come from a frame.
-	Offset int64
-	// Seq is the 1-based ordinal of the event's frame; 0 when none.
-	Seq int64
-	// ID is the SSE last event id in force for the frame; "" when none.
-	ID string
-}
-
-func whereOf(f *sse.Frame) Where {
+// positionOf returns the position of frame f; Offset -1 when the event did
+// not come from a frame.
+func positionOf(f *sse.Frame) sse.Position {
 	if f == nil {
-		return Where{Offset: -1}
+		return sse.Position{Offset: -1}
 	}
-	return Where{Offset: f.Offset, Seq: f.Seq, ID: string(f.ID)}
-}
-
-func (w *Where) appendTo(b []byte) []byte {
-	if w.Seq > 0 {
-		b = append(b, "frame "...)
-		b = strconv.AppendInt(b, w.Seq, 10)
-		b = append(b, ' ')
-	}
-	if w.ID != "" {
-		b = append(b, "(id "...)
-		b = strconv.AppendQuote(b, w.ID)
-		b = append(b, ") "...)
-	}
-	if w.Offset >= 0 {
-		b = append(b, "at byte "...)
-		b = strconv.AppendInt(b, w.Offset, 10)
-	}
-	return b
+	return f.Position()
 }
 
 // Diagnostic reports an event that broke the protocol's rules. It is also
 // the error Apply returns for it under Options.Strict.
 type Diagnostic struct {
-	// Where locates the event.
-	Where
+	// Position locates the event's frame: its offset (-1 when the event
+	// did not come from a frame), its ordinal and the SSE id in force.
+	sse.Position
 	// ArtifactID is the artifact concerned; "" when none.
 	ArtifactID string
 	// TaskID is the task id the event named, for ErrOtherTask.
@@ -125,7 +99,7 @@ type Diagnostic struct {
 func (d *Diagnostic) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "reconstruct: "...)
-	b = d.Where.appendTo(b)
+	b = d.Position.Append(b)
 	if d.ArtifactID != "" {
 		b = append(b, " artifact "...)
 		b = strconv.AppendQuote(b, d.ArtifactID)
@@ -155,8 +129,9 @@ func (d *Diagnostic) Unwrap() error { return d.Err }
 // EventError is an error that ended a run at one event: the server's error
 // (Err wraps ErrServer and the *parser.APIError) or a limit.
 type EventError struct {
-	// Where locates the event.
-	Where
+	// Position locates the event's frame: its offset (-1 when the event
+	// did not come from a frame), its ordinal and the SSE id in force.
+	sse.Position
 	// Err is the error.
 	Err error
 }
@@ -165,7 +140,7 @@ type EventError struct {
 func (e *EventError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "reconstruct: "...)
-	b = e.Where.appendTo(b)
+	b = e.Position.Append(b)
 	b = append(b, ": "...)
 	b = append(b, e.Err.Error()...)
 	return string(b)

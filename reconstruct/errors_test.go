@@ -69,7 +69,7 @@ func TestDiagnostics(t *testing.T) {
 			reconstruct.ErrUnknownEvent, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
 				assert.Equal(t, "ok", answerText(res))
 				assert.Equal(t, int64(2), d.Seq)
-				assert.Equal(t, "d-2", d.ID)
+				assert.Equal(t, "d-2", string(d.ID))
 			}},
 		{"no answer", []string{first("a", "hmm"), thinkingClose("a"), status("TASK_STATE_COMPLETED", "", "")},
 			reconstruct.ErrNoAnswer, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
@@ -119,7 +119,7 @@ func TestInStreamError(t *testing.T) {
 			require.ErrorAs(t, r.err, &api)
 			assert.Equal(t, "model overloaded", api.Message)
 			assert.Equal(t, int64(4), ee.Seq)
-			assert.Equal(t, "e-4", ee.ID)
+			assert.Equal(t, "e-4", string(ee.ID))
 			assert.Equal(t, "partial text", string(artifact(t, r.res, "a").Text()))
 			assert.Equal(t, "partial text", r.live["a"])
 			assert.Equal(t, parser.TaskStateWorking, r.res.State, "the status after the error is not applied")
@@ -190,7 +190,7 @@ func TestRunSizeCountsWhatIsHeld(t *testing.T) {
 	var ee *reconstruct.EventError
 	require.ErrorAs(t, r.err, &ee)
 	assert.Equal(t, int64(3), ee.Seq, "the second delta of a passes 59 bytes")
-	assert.Equal(t, "r-3", ee.ID)
+	assert.Equal(t, "r-3", string(ee.ID))
 	assert.Equal(t, x, string(artifact(t, r.res, "a").Text()), "what came before is kept")
 }
 

@@ -89,7 +89,7 @@ func TestLegacyContentRefused(t *testing.T) {
 		var se *parser.DecodeError
 		require.ErrorAs(t, err, &se)
 		assert.Equal(t, "statusUpdate.status.message.content", se.Field)
-		assert.Equal(t, "c-2", se.ID)
+		assert.Equal(t, "c-2", string(se.ID))
 		assert.Equal(t, parser.TaskStateWorking, res.State)
 	}
 }

@@ -276,7 +276,7 @@ func (r *Reducer) stop(seq int64, err error) {
 }
 
 func (r *Reducer) fail(f *sse.Frame, err error) {
-	r.stop(seqOf(f), &EventError{Where: whereOf(f), Err: err})
+	r.stop(seqOf(f), &EventError{Position: positionOf(f), Err: err})
 }
 
 // diag records a diagnostic; it returns false when Options.Strict made it
@@ -286,7 +286,7 @@ func (r *Reducer) diag(f *sse.Frame, d Diagnostic) bool {
 		r.fail(f, ErrTooManyDiagnostics)
 		return false
 	}
-	d.Where = whereOf(f)
+	d.Position = positionOf(f)
 	r.res.Diagnostics = append(r.res.Diagnostics, d)
 	if r.opts.Strict {
 		r.stop(seqOf(f), &r.res.Diagnostics[len(r.res.Diagnostics)-1])

@@ -112,7 +112,7 @@ func TestErrorMessages(t *testing.T) {
 	assert.Contains(t, err.Error(), `reconstruct: frame 2 (id "m-2") at byte `)
 	assert.Contains(t, err.Error(), "busy")
 
-	d := reconstruct.Diagnostic{Where: reconstruct.Where{Offset: 7, Seq: 2, ID: "e"}, ArtifactID: "a", From: parser.TaskStateCompleted, To: parser.TaskStateWorking, Err: reconstruct.ErrAfterFinal}
+	d := reconstruct.Diagnostic{Position: sse.Position{Offset: 7, Seq: 2, ID: []byte("e")}, ArtifactID: "a", From: parser.TaskStateCompleted, To: parser.TaskStateWorking, Err: reconstruct.ErrAfterFinal}
 	assert.Equal(t, `reconstruct: frame 2 (id "e") at byte 7 artifact "a" TASK_STATE_COMPLETED -> TASK_STATE_WORKING: reconstruct: event after a terminal state`, d.Error())
 	assert.Equal(t, "Text", reconstruct.UpdateText.String())
 	assert.Equal(t, "Invalid(9)", reconstruct.UpdateKind(9).String())

@@ -199,7 +199,7 @@ func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub
 // without and with artifacts, then the replay): the Result and the live
 // text equal the uncut stream's.
 func TestResume(t *testing.T) {
-	ignoreWhere := cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Where")
+	ignorePosition := cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Position")
 	for _, c := range corpus(t) {
 		t.Run(c.name, func(t *testing.T) {
 			want := runStream(c.in, whole, nil)
@@ -231,7 +231,7 @@ func TestResume(t *testing.T) {
 							got.err = s.Close()
 							drain(s, got)
 							resumed++
-							require.Empty(t, cmp.Diff(want.res, s.Result(), cmpResult, ignoreWhere),
+							require.Empty(t, cmp.Diff(want.res, s.Result(), cmpResult, ignorePosition),
 								"cut at %d (event %d), artifacts in snapshot %v, %s writes: Result differs (-uncut +resumed); subscription:\n%s",
 								cut, k, withArtifacts, split.name, sub)
 							require.Equal(t, want.live, got.live, "cut at %d, %s writes: live text", cut, split.name)

@@ -42,13 +42,6 @@ func rawJSON(b []byte) json.RawMessage {
 // --frames or --events shows as a JSON string goes through it.
 func display(b []byte) string { return string(utf8buf.AppendDisplay(nil, b)) }
 
-func stateDoc(s parser.TaskState) string {
-	if s == parser.TaskStateUnspecified {
-		return ""
-	}
-	return s.String()
-}
-
 func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filename, mediaType string) partDoc {
 	d := partDoc{Filename: filename, MediaType: mediaType, Metadata: rawJSON(meta)}
 	switch kind {
@@ -192,7 +185,7 @@ func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 	}
 	d.TaskID, d.ContextID = display(ev.TaskID()), display(ev.ContextID())
 	status := func(s *parser.Status) {
-		d.State = stateDoc(s.State)
+		d.State = resultjson.StateName(s.State)
 		d.Timestamp = display(s.Timestamp)
 		if s.HasMessage {
 			d.StatusMessage = newEventMessage(&s.Message)
@@ -246,7 +239,7 @@ func (o *lineOutput) frame(f *sse.Frame, ev *parser.Event, decErr error) {
 		var se *sse.SyntaxError
 		d := &eventDoc{Kind: "DecodeError", Error: errorMember(decErr)}
 		if errors.As(decErr, &se) {
-			d.Offset, d.ID = se.Offset, se.ID
+			d.Offset, d.ID = se.Offset, string(se.ID)
 		}
 		writeJSON(o.w, d, false)
 		return

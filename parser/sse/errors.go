@@ -33,16 +33,13 @@ var (
 // sticky, except ErrEventTooLarge, after which reading continues with the
 // next event.
 type SyntaxError struct {
-	// Offset is the 0-based byte offset in the stream of the start of the
-	// unfinished or oversized event concerned, or, when no event was
-	// under way, of the first byte not yet consumed.
-	Offset int64
-	// Seq is the 1-based ordinal of the last frame dispatched before the
-	// error; 0 when none was.
-	Seq int64
-	// ID is the SSE last event ID in force when the error happened; ""
-	// when none.
-	ID string
+	// Position says where: Offset is the 0-based byte offset in the stream
+	// of the start of the unfinished or oversized event concerned, or, when
+	// no event was under way, of the first byte not yet consumed; Seq is the
+	// 1-based ordinal of the last frame dispatched before the error (0 when
+	// none was); ID is the SSE last event ID in force when the error
+	// happened (nil when none).
+	Position
 	// Size is the number of bytes concerned: those dropped by a cut stream,
 	// or, for an oversized event, MaxEventSize+1 (it is reported when it
 	// passes the limit, before its length is known); 0 when it does not
@@ -53,22 +50,17 @@ type SyntaxError struct {
 	Err error
 }
 
-// Error formats the error with every position that is known.
+// Error formats the error with every position that is known, "after" the
+// frame since Seq is the last frame dispatched before it:
+//
+//	sse: after frame 3 (id "ev-7") at byte 1024, 312 bytes: unexpected EOF
 func (e *SyntaxError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "sse: "...)
 	if e.Seq > 0 {
-		b = append(b, "after frame "...)
-		b = strconv.AppendInt(b, e.Seq, 10)
-		b = append(b, ' ')
+		b = append(b, "after "...)
 	}
-	if e.ID != "" {
-		b = append(b, "(id "...)
-		b = strconv.AppendQuote(b, e.ID)
-		b = append(b, ") "...)
-	}
-	b = append(b, "at byte "...)
-	b = strconv.AppendInt(b, e.Offset, 10)
+	b = e.Position.Append(b)
 	if e.Size > 0 {
 		b = append(b, ", "...)
 		b = strconv.AppendInt(b, e.Size, 10)

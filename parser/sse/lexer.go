@@ -587,11 +587,9 @@ func (lx *Lexer) cutError() error {
 		return nil
 	}
 	return &SyntaxError{
-		Offset: off,
-		Size:   lx.base + int64(len(lx.buf)) - off,
-		ID:     string(lx.LastEventID()),
-		Seq:    lx.seq,
-		Err:    io.ErrUnexpectedEOF,
+		Position: Position{Offset: off, Seq: lx.seq, ID: cloneID(lx.LastEventID())},
+		Size:     lx.base + int64(len(lx.buf)) - off,
+		Err:      io.ErrUnexpectedEOF,
 	}
 }
 
@@ -832,11 +830,9 @@ func (lx *Lexer) startSkip(ls int) {
 	}
 	lx.clearPending()
 	lx.err = &SyntaxError{
-		Offset: lx.skipOff,
-		Size:   int64(lx.max) + 1,
-		ID:     string(lx.LastEventID()),
-		Seq:    lx.seq,
-		Err:    ErrEventTooLarge,
+		Position: Position{Offset: lx.skipOff, Seq: lx.seq, ID: cloneID(lx.LastEventID())},
+		Size:     int64(lx.max) + 1,
+		Err:      ErrEventTooLarge,
 	}
 }
 

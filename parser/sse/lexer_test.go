@@ -633,7 +633,7 @@ func TestLexerLastEventIDAnyTime(t *testing.T) {
 	err := lx.Close()
 	var se *sse.SyntaxError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, sse.SyntaxError{Offset: 15, Seq: 1, ID: "a", Size: 14, Err: io.ErrUnexpectedEOF}, *se, "a cut at 15 of 14 bytes with id a")
+	assert.Equal(t, sse.SyntaxError{Position: sse.Position{Offset: 15, Seq: 1, ID: []byte("a")}, Size: 14, Err: io.ErrUnexpectedEOF}, *se, "a cut at 15 of 14 bytes with id a")
 	assert.Equal(t, "a", string(lx.LastEventID()), "after a cut")
 }
 

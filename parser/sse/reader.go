@@ -85,11 +85,9 @@ func (r *Reader) Next() bool {
 				off = r.lx.InputOffset()
 			}
 			r.err = &SyntaxError{
-				Offset: off,
-				Size:   r.lx.base + int64(len(r.lx.buf)) - off,
-				ID:     string(r.lx.LastEventID()),
-				Seq:    r.lx.seq,
-				Err:    r.rerr,
+				Position: Position{Offset: off, Seq: r.lx.seq, ID: cloneID(r.lx.LastEventID())},
+				Size:     r.lx.base + int64(len(r.lx.buf)) - off,
+				Err:      r.rerr,
 			}
 			return false
 		}

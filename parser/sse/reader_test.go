@@ -140,7 +140,7 @@ func TestReaderNoProgress(t *testing.T) {
 	err := r.Err()
 	var se *sse.SyntaxError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, sse.SyntaxError{Offset: 9, Seq: 1, Size: 8, Err: io.ErrNoProgress}, *se, "io.ErrNoProgress at offset 9 with 8 bytes dropped")
+	assert.Equal(t, sse.SyntaxError{Position: sse.Position{Offset: 9, Seq: 1}, Size: 8, Err: io.ErrNoProgress}, *se, "io.ErrNoProgress at offset 9 with 8 bytes dropped")
 	assert.Equal(t, sse.MaxEmptyReads, src.calls, "the empty reads")
 	assert.False(t, r.Next(), "the error is not sticky")
 	assert.Equal(t, err, r.Err(), "the error is not sticky")
@@ -155,7 +155,7 @@ func TestReaderReadError(t *testing.T) {
 	err := r.Err()
 	var se *sse.SyntaxError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, sse.SyntaxError{Offset: 15, Seq: 1, ID: "1", Size: 13, Err: boom}, *se, "the read error at offset 15, 13 bytes dropped, id 1")
+	assert.Equal(t, sse.SyntaxError{Position: sse.Position{Offset: 15, Seq: 1, ID: []byte("1")}, Size: 13, Err: boom}, *se, "the read error at offset 15, 13 bytes dropped, id 1")
 	assert.Equal(t, "1", string(r.LastEventID()))
 }
 

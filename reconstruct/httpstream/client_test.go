@@ -195,7 +195,7 @@ func readRun(t *testing.T, run *httpstream.Run) seen {
 // errors by their messages.
 var cmpResult = cmp.Options{
 	cmpopts.IgnoreUnexported(reconstruct.Artifact{}),
-	cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Where"),
+	cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Position"),
 	cmp.Comparer(func(a, b error) bool {
 		if a == nil || b == nil {
 			return a == nil && b == nil

@@ -232,6 +232,12 @@ func (w *writer) strOmit(name, s string) {
 	}
 }
 
+func (w *writer) strBytesOmit(name string, s []byte) {
+	if len(s) > 0 {
+		w.strBytes(name, s)
+	}
+}
+
 func (w *writer) int(name string, n int64) {
 	w.key(name)
 	w.b = strconv.AppendInt(w.b, n, 10)
@@ -257,7 +263,10 @@ func (w *writer) rawOmit(name string, raw []byte) {
 	w.compact(raw)
 }
 
-func stateName(s parser.TaskState) string {
+// StateName returns the name the document gives state s: its
+// [parser.TaskState.String], or "" for parser.TaskStateUnspecified (no
+// status seen).
+func StateName(s parser.TaskState) string {
 	if s == parser.TaskStateUnspecified {
 		return ""
 	}
@@ -267,7 +276,7 @@ func stateName(s parser.TaskState) string {
 func (w *writer) result(res *reconstruct.Result, err error) {
 	w.open('{')
 	if res != nil {
-		w.str("state", stateName(res.State))
+		w.str("state", StateName(res.State))
 		w.str("taskId", res.TaskID)
 		w.str("contextId", res.ContextID)
 		w.key("answer")
@@ -500,7 +509,7 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 	w.open('{')
 	w.int("offset", g.Offset)
 	w.int("seq", g.Seq)
-	w.str("id", g.ID)
+	w.strBytes("id", g.ID)
 	w.strOmit("artifactId", g.ArtifactID)
 	w.strOmit("taskId", g.TaskID)
 	w.strOmit("field", g.Field)
@@ -527,12 +536,12 @@ func (w *writer) errorDoc(err error) {
 		notSSE  *reconstruct.NotEventStreamError
 	)
 	w.open('{')
-	where := func(off, seq int64, id string) {
-		w.int("offset", off)
-		if seq != 0 {
-			w.int("seq", seq)
+	where := func(p sse.Position) {
+		w.int("offset", p.Offset)
+		if p.Seq != 0 {
+			w.int("seq", p.Seq)
 		}
-		w.strOmit("id", id)
+		w.strBytesOmit("id", p.ID)
 	}
 	switch {
 	case errors.As(err, &trunc):
@@ -543,7 +552,7 @@ func (w *writer) errorDoc(err error) {
 		w.str("message", err.Error())
 		w.str("taskId", trunc.TaskID)
 		w.str("lastEventId", trunc.LastEventID)
-		w.str("state", stateName(trunc.State))
+		w.str("state", StateName(trunc.State))
 		w.int("offset", trunc.Offset)
 		w.bool("insideEvent", trunc.Cut != nil)
 		w.int("dropped", trunc.Dropped)
@@ -562,7 +571,7 @@ func (w *writer) errorDoc(err error) {
 		w.strOmit("domain", api.Domain)
 		w.rawOmit("details", api.Details)
 		if errors.As(err, &ev) {
-			where(ev.Offset, ev.Seq, ev.Where.ID)
+			where(ev.Position)
 		}
 	case errors.As(err, &notSSE):
 		w.str("type", "notEventStream")
@@ -582,22 +591,22 @@ func (w *writer) errorDoc(err error) {
 	case errors.As(err, &diag):
 		w.str("type", "rule")
 		w.str("message", err.Error())
-		where(diag.Offset, diag.Seq, diag.Where.ID)
+		where(diag.Position)
 	case errors.As(err, &syn):
 		w.str("type", "syntax")
 		w.str("message", err.Error())
-		where(syn.Offset, syn.Seq, syn.ID)
+		where(syn.Position)
 		w.strOmit("field", syn.Field)
 	case errors.As(err, &lex):
 		// The lexer's error concerns an event that was never dispatched:
 		// it has an offset and an id, no frame ordinal of its own.
 		w.str("type", "syntax")
 		w.str("message", err.Error())
-		where(lex.Offset, 0, lex.ID)
+		where(sse.Position{Offset: lex.Offset, ID: lex.ID})
 	case errors.As(err, &ev):
 		w.str("type", "limit")
 		w.str("message", err.Error())
-		where(ev.Offset, ev.Seq, ev.Where.ID)
+		where(ev.Position)
 	default:
 		t := ""
 		if w.opts.ErrorType != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -162,8 +163,8 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, cut.Err.Error(), false)) + `,"taskId":"` + trunc.TaskID + `"`},
-		{"syntax", nil, &parser.DecodeError{Offset: 12, Seq: 2, ID: "7", Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
-		{"syntax place", nil, &parser.DecodeError{Offset: 12, Seq: 2, ID: "7", Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","field":"task.id"}`},
+		{"syntax", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
+		{"syntax place", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","field":"task.id"}`},
 		{"not an event stream", nil, &reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<html>\xff")}, nil, `"httpStatus":200,"contentType":"text/html","head":"<html>\ufffd"}`},
 		{"other", nil, ioErr, nil, `"error":{"type":"other","message":"read: connection reset"}`},
 		{"error type hook", nil, ioErr, &Options{ErrorType: func(error) string { return "io" }}, `"error":{"type":"io","message":"read: connection reset"}`},
