@@ -116,7 +116,10 @@ func (o *Options) withDefaults() Options {
 // a typing UI. A Reducer must not be used from multiple goroutines at once.
 type Reducer struct {
 	opts Options
-	res  Result
+	// res is allocated apart, so that a Result kept by the caller keeps
+	// nothing of the Reducer (nor of the Stream that holds it) alive, and
+	// each run has its own: Reset leaves the last run's as it was.
+	res *Result
 	// index maps an artifact id to its place in res.Artifacts.
 	index map[string]*Artifact
 	// recent is the artifact of the last artifact update, found without
@@ -166,6 +169,7 @@ func NewReducer(opts *Options) *Reducer {
 func (r *Reducer) Reset(opts *Options) {
 	*r = Reducer{
 		opts:     opts.withDefaults(),
+		res:      new(Result),
 		index:    make(map[string]*Artifact),
 		updates:  r.updates[:0],
 		resolver: r.resolver,
@@ -176,11 +180,15 @@ func (r *Reducer) Reset(opts *Options) {
 	r.resolver.Reset(r.opts.Citations)
 }
 
-// Result returns the run as rebuilt so far. It is owned by the Reducer and
-// changes with the next Apply; after Finish it no longer changes.
+// Result returns the run as rebuilt so far. It changes with the next Apply;
+// after Finish it no longer changes. It is a value of its own, apart from
+// the Reducer: once Finish has run, it holds only its ids, texts, parts,
+// metadata and diagnostics (Finish gives back the room its texts grew
+// into), so that keeping it keeps nothing else alive; Reset starts a new
+// Result and leaves this one as it was.
 func (r *Reducer) Result() *Result {
 	r.syncLastID()
-	return &r.res
+	return r.res
 }
 
 // syncLastID brings Result.LastEventID up to date; the id is kept as bytes
@@ -272,7 +280,7 @@ func (r *Reducer) stop(seq int64, err error) {
 	r.err = err
 	r.res.Err = err
 	r.syncLastID()
-	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: &r.res, Err: err})
+	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: r.res, Err: err})
 }
 
 func (r *Reducer) fail(f *sse.Frame, err error) {
@@ -864,6 +872,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		return r.err
 	}
 	if r.err != nil {
+		r.trim()
 		r.finished = true
 		return r.err
 	}
@@ -884,8 +893,9 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		r.res.Err = r.err
 	}
 	r.syncLastID()
+	r.trim()
 	r.finished = true
-	r.updates = append(r.updates, Update{Kind: UpdateDone, State: r.res.State, Result: &r.res, Err: r.err})
+	r.updates = append(r.updates, Update{Kind: UpdateDone, State: r.res.State, Result: r.res, Err: r.err})
 	return r.err
 }
 
@@ -917,6 +927,31 @@ func (r *Reducer) holdBack() {
 			a.joined = appendText(nil, a.Parts)
 		}
 	}
+}
+
+// trim gives back, once the run is over, the room that the texts of its
+// artifacts grew into as deltas extended them (up to as much again as the
+// text): a Result kept after the run would hold it for nothing. A text with
+// no more than a fifth of its length left over, such as one grown past
+// maxDoubling by a quarter at a time that nearly fills its buffer, is kept
+// as it is: its copy would cost more, while the buffers are both alive,
+// than the room it gives back.
+func (r *Reducer) trim() {
+	for _, a := range r.res.Artifacts {
+		for i := range a.Parts {
+			a.Parts[i].Text = trimmed(a.Parts[i].Text)
+		}
+		a.joined = trimmed(a.joined)
+	}
+}
+
+// trimmed returns b, or a copy of b without its room past its length when
+// that room is more than a fifth of its length.
+func trimmed(b []byte) []byte {
+	if cap(b)-len(b) <= len(b)/5 {
+		return b
+	}
+	return append(make([]byte, 0, len(b)), b...)
 }
 
 func seqOf(f *sse.Frame) int64 {

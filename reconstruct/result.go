@@ -11,9 +11,10 @@ import (
 // Result is what a run produced: its ids, its state, the answer, every
 // artifact and what went wrong.
 //
-// A Result returned by [Reducer.Result] is owned by the Reducer and changes
-// as events are applied; once the run is over (after [Reducer.Finish], or
-// from [Read]) nothing changes it any more.
+// A Result returned by [Reducer.Result] changes as the Reducer applies
+// events; once the run is over (after [Reducer.Finish], or from [Read])
+// nothing changes it any more, and it holds nothing but its own values:
+// keeping it does not keep the Reducer, Stream or buffers that built it.
 type Result struct {
 	// TaskID is the task's id; "" for a direct message reply.
 	TaskID string

@@ -261,7 +261,12 @@ func (s *Stream) LastEventID() []byte { return s.red.LastEventID() }
 // Done reports whether the run has ended (see [Reducer.Done]).
 func (s *Stream) Done() bool { return s.red.Done() }
 
-// Result returns the run as rebuilt so far (see [Reducer.Result]).
+// Result returns the run as rebuilt so far (see [Reducer.Result]). Once the
+// run is over (Close has returned, or Next has handed out the UpdateDone)
+// the Result is detached from s: it holds its own texts and parts and
+// nothing of the lexer's or decoder's buffers, so that keeping it while
+// dropping s frees them. Reset starts a new Result and leaves this one as
+// it was.
 func (s *Stream) Result() *Result { return s.red.Result() }
 
 // Updates returns an iterator over the updates of the stream read from r,
@@ -333,7 +338,9 @@ func (s *Stream) drain(each func(*Update) bool) bool {
 // Result.Err: nil when the run reached a terminal or interrupted state; a
 // *NotEventStreamError when r held no frame and is no event stream at all
 // (an HTML page, a binary file, a JSON document such as an error body piped
-// from curl, whose *parser.APIError it holds).
+// from curl, whose *parser.APIError it holds). The Result holds only what
+// it owns, its texts, parts, metadata and diagnostics: keeping it keeps
+// none of the buffers the stream was read with.
 func Read(r io.Reader, opts *Options) (*Result, error) {
 	s := newReadStream(opts)
 	s.readFrom(r, nil)
