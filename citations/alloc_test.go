@@ -8,12 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 func TestResolveAllocs(t *testing.T) {
 	tests := []struct {
 		name  string
-		parts []citations.Part
+		parts []parser.Part
 		unit  citations.Unit
 	}{
 		{"1000 citations over 100 KiB", benchParts(100<<10, 1000), citations.CodePoints},
@@ -36,7 +37,7 @@ func TestResolveAllocs(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, func() { _, _ = citations.Convert(text, 5, citations.UTF16) }), "allocations per Convert")
 }
 
-func mustClinical(u citations.Unit) []citations.Part {
+func mustClinical(u citations.Unit) []parser.Part {
 	parts, _, _ := clinicalParts(u)
 	return parts
 }

@@ -8,16 +8,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 // benchParts builds an answer of about size bytes of mixed-script text
 // citing n times into ten data parts (nested objects, and a transcript
 // string cited by line ranges), offsets in code points, scattered.
-func benchParts(size, n int) []citations.Part { return benchPartsOrder(size, n, false) }
+func benchParts(size, n int) []parser.Part { return benchPartsOrder(size, n, false) }
 
 // benchPartsOrder is benchParts with the entries in text order when
 // sorted, as servers usually emit them.
-func benchPartsOrder(size, n int, sorted bool) []citations.Part {
+func benchPartsOrder(size, n int, sorted bool) []parser.Part {
 	const sentence = "Le patient présente une toux 咳嗽 depuis 3 jours 😷; HbA1c 7.2 %, LDL 4.1 mmol/L. "
 	var text strings.Builder
 	for text.Len() < size {
@@ -43,7 +44,7 @@ func benchPartsOrder(size, n int, sorted bool) []citations.Part {
 		meta.WriteByte('}')
 	}
 	meta.WriteString(`]}`)
-	parts := []citations.Part{{Kind: citations.PartText, Text: []byte(text.String()), Metadata: []byte(meta.String())}}
+	parts := []parser.Part{{Kind: parser.PartText, Text: []byte(text.String()), Metadata: parser.Metadata{Raw: []byte(meta.String())}}}
 	for d := range 10 {
 		var data strings.Builder
 		if d == 9 {
@@ -58,10 +59,10 @@ func benchPartsOrder(size, n int, sorted bool) []citations.Part {
 			}
 			data.WriteString(`]}`)
 		}
-		parts = append(parts, citations.Part{
-			Kind:     citations.PartData,
+		parts = append(parts, parser.Part{
+			Kind:     parser.PartData,
 			Data:     []byte(data.String()),
-			Metadata: []byte(`{"dataPartId":"dp.` + strconv.Itoa(d) + `"}`),
+			Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.` + strconv.Itoa(d) + `"}`)},
 		})
 	}
 	return parts

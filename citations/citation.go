@@ -2,56 +2,6 @@ package citations
 
 import "strconv"
 
-// PartKind is the kind of an artifact part.
-type PartKind uint8
-
-// The kinds of parts an artifact carries.
-const (
-	// PartUnknown is a part of a kind this package does not know.
-	PartUnknown PartKind = iota
-	// PartText is a text part: Part.Text holds its text.
-	PartText
-	// PartData is a data part: Part.Data holds its raw JSON value.
-	PartData
-	// PartFile is a file part; it can be cited by id but has no content
-	// this package reads.
-	PartFile
-)
-
-// String returns the kind's name, or "Invalid(n)".
-func (k PartKind) String() string {
-	switch k {
-	case PartUnknown:
-		return "Unknown"
-	case PartText:
-		return "Text"
-	case PartData:
-		return "Data"
-	case PartFile:
-		return "File"
-	}
-	return "Invalid(" + strconv.Itoa(int(k)) + ")"
-}
-
-// Part is one part of an artifact, as the caller hands it over: the glue
-// code maps a decoded artifact's parts onto this type, in their order in
-// the artifact. The package reads the slices and never modifies or retains
-// them beyond the views it returns.
-type Part struct {
-	// Kind says which of Text and Data is meaningful.
-	Kind PartKind
-	// Text is a text part's text, decoded from JSON (UTF-8, possibly
-	// invalid: see the package doc for how invalid bytes count).
-	Text []byte
-	// Data is a data part's "data" value as raw JSON, exactly as the wire
-	// carried it.
-	Data []byte
-	// Metadata is the part's "metadata" object as raw JSON, exactly as the
-	// wire carried it; nil when the part has none. Text parts carry the
-	// "citations" array here, cited parts their "dataPartId".
-	Metadata []byte
-}
-
 // Unit is the unit in which citation offsets count.
 type Unit uint8
 
@@ -79,9 +29,9 @@ func (u Unit) String() string {
 	return "Invalid(" + strconv.Itoa(int(u)) + ")"
 }
 
-// Position is one place in a text, in all three units. Every field is
+// TextPosition is one place in a text, in all three units. Every field is
 // 0-based and counts from the start of the joined text.
-type Position struct {
+type TextPosition struct {
 	// ByteOffset counts bytes of UTF-8: slice a Go []byte or string here.
 	ByteOffset int
 	// RuneIndex counts code points (each invalid UTF-8 subpart counts as
@@ -219,9 +169,9 @@ func (k ValueKind) String() string {
 // while those parts are unmodified and until the next Resolve or Reset on
 // the same Resolver.
 type Resolved struct {
-	// Position is where the citation sits in the joined text of the
+	// TextPosition is where the citation sits in the joined text of the
 	// artifact's text parts, in all three units.
-	Position
+	TextPosition
 	// Offset is the offset as the entry gave it, in Options.Unit.
 	Offset int
 	// ID is the cited part's id, JSON escapes decoded.
@@ -254,7 +204,7 @@ type Resolved struct {
 	TargetKind ValueKind
 	// TargetOffset is the 0-based byte offset of Target in the cited
 	// content: in the data part's Data for JSON targets; in the decoded
-	// string for the lines of a string value; in Part.Text for a text
+	// string for the lines of a string value; in the part's Text for a text
 	// part.
 	TargetOffset int
 	// Err is nil when the locator resolved; otherwise why not (also

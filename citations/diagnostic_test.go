@@ -9,21 +9,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 // diagParts is an answer "a😀é and more" (13 code points, 18 bytes, 14
 // UTF-16 units) citing with the given metadata, plus cited parts of every
 // kind.
-func diagParts(meta string) []citations.Part {
-	return []citations.Part{
-		{Kind: citations.PartText, Text: []byte("a😀é and more"), Metadata: []byte(meta)},
-		{Kind: citations.PartData, Data: []byte(`{"a":{"b":[1,{"c":null}]},"s":"x","k~/":1}`), Metadata: []byte(`{"dataPartId":"obj"}`)},
-		{Kind: citations.PartData, Data: []byte(`"l1\nl2\nl3\n"`), Metadata: []byte(`{"dataPartId":"str"}`)},
-		{Kind: citations.PartFile, Metadata: []byte(`{"dataPartId":"file"}`)},
-		{Kind: citations.PartData, Data: []byte(`{"a":`), Metadata: []byte(`{"dataPartId":"bad"}`)},
-		{Kind: citations.PartData, Data: []byte(`1`), Metadata: []byte(`{"dataPartId":"dup"}`)},
-		{Kind: citations.PartData, Data: []byte(`2`), Metadata: []byte(`{"dataPartId":"dup"}`)},
-		{Kind: citations.PartText, Text: []byte(""), Metadata: []byte(`{"dataPartId":"txt"}`)},
+func diagParts(meta string) []parser.Part {
+	return []parser.Part{
+		{Kind: parser.PartText, Text: []byte("a😀é and more"), Metadata: parser.Metadata{Raw: []byte(meta)}},
+		{Kind: parser.PartData, Data: []byte(`{"a":{"b":[1,{"c":null}]},"s":"x","k~/":1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"obj"}`)}},
+		{Kind: parser.PartData, Data: []byte(`"l1\nl2\nl3\n"`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"str"}`)}},
+		{Kind: parser.PartURL, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"file"}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"a":`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"bad"}`)}},
+		{Kind: parser.PartData, Data: []byte(`1`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dup"}`)}},
+		{Kind: parser.PartData, Data: []byte(`2`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dup"}`)}},
+		{Kind: parser.PartText, Text: []byte(""), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"txt"}`)}},
 	}
 }
 
@@ -44,7 +45,7 @@ func TestDiagnostics(t *testing.T) {
 		part    int
 		index   int
 		token   int  // LocateError.Token; -2 when Err is a bare sentinel
-		kept    bool // the citation stays in Result.Citations
+		kept    bool // the citation stays in Resolution.Citations
 		message string
 	}{
 		{"metadata not JSON", `{"citations":[`, citations.Options{}, citations.ErrBadMetadata, 0, -1, -2, false, "citations: part 0: metadata is not an object with a citations array"},
@@ -244,7 +245,7 @@ func TestDiagnosticMessagesArePrefixed(t *testing.T) {
 
 // scanParts cites a data part of 1 MiB, {"pad":"xxx…"}, n times with
 // locator.
-func scanParts(n int, locator string) []citations.Part {
+func scanParts(n int, locator string) []parser.Part {
 	data := []byte(`{"pad":"` + strings.Repeat("x", 1<<20) + `"}`)
 	var meta strings.Builder
 	meta.WriteString(`{"citations":[`)
@@ -255,14 +256,14 @@ func scanParts(n int, locator string) []citations.Part {
 		meta.WriteString(`{"data_part_id":"big","offset":0,"locator":` + locator + `}`)
 	}
 	meta.WriteString(`]}`)
-	return []citations.Part{
-		{Kind: citations.PartText, Text: []byte("x"), Metadata: []byte(meta.String())},
-		{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"big"}`)},
+	return []parser.Part{
+		{Kind: parser.PartText, Text: []byte("x"), Metadata: parser.Metadata{Raw: []byte(meta.String())}},
+		{Kind: parser.PartData, Data: data, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"big"}`)}},
 	}
 }
 
 // count counts the citations that failed with want and with ErrScanLimit.
-func count(res citations.Result, want error) (evaluated, limited int) {
+func count(res citations.Resolution, want error) (evaluated, limited int) {
 	for _, c := range res.Citations {
 		switch {
 		case errors.Is(c.Err, want):

@@ -3,8 +3,13 @@
 // cited part (data_part_id), an offset into the answer text and a locator
 // into the cited data.
 //
-// The caller maps one artifact's parts onto [Part] values, in artifact
-// order, and calls [Resolve] (or [Resolver.Resolve] to reuse buffers):
+// The caller passes one artifact's parts, [parser.Part] values in artifact
+// order (a decoded event's views, or the owned parts of a
+// reconstruct.Artifact), to [Resolve] (or [Resolver.Resolve] to reuse
+// buffers). It reads Kind, Text, Data and Metadata.Raw, the exact JSON of
+// the part's metadata, so that the spellings below are all read; a part
+// of a kind other than parser.PartText and parser.PartData (raw, url) can
+// be cited by id but has no content this package reads:
 //
 //	res := citations.Resolve(parts, citations.Options{})
 //	for _, c := range res.Citations {
@@ -28,10 +33,10 @@
 // never a failure of the whole answer.
 //
 // Offsets apply to the text of all the artifact's text parts joined in
-// order, with no separator ([Result.Text]). The unit is [Options.Unit]:
+// order, with no separator ([Resolution.Text]). The unit is [Options.Unit]:
 // [CodePoints] by default (the spec says "character"), or [Bytes] or
 // [UTF16]. Every [Resolved] citation reports its place in all three units
-// ([Position]); all are 0-based. An offset past the end of the text
+// ([TextPosition]); all are 0-based. An offset past the end of the text
 // ([ErrOffsetOutOfRange]) or inside a character in the chosen unit
 // ([ErrOffsetSplitsChar]) is reported, never clamped. The text is walked
 // once for all citations, after sorting them by offset.
@@ -50,7 +55,7 @@
 //   - a JSON Pointer (RFC 6901: "" is the whole value, "/a/0", ~0 and ~1
 //     escapes, array indices without leading zeros, "-" never an existing
 //     element, the "#/a%20b" URI fragment form) on a data part's data
-//     yields the raw JSON of the target, a subslice of Part.Data, and its
+//     yields the raw JSON of the target, a subslice of the part's Data, and its
 //     type; duplicate object keys resolve to the first;
 //   - a line range ("L12", "L12-L20", "12-20", "#L12-L20"; 1-based,
 //     inclusive) on text (a data part whose data is a JSON string,

@@ -4,28 +4,29 @@ import (
 	"fmt"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 // An answer whose text part cites a lab value and two lines of a quoted
 // transcript. The offsets count code points: "é" is one character.
 func ExampleResolve() {
-	parts := []citations.Part{
+	parts := []parser.Part{
 		{
-			Kind: citations.PartText,
+			Kind: parser.PartText,
 			Text: []byte("Fièvre 38.9 °C; the patient reports a cough."),
-			Metadata: []byte(`{"citations":[
+			Metadata: parser.Metadata{Raw: []byte(`{"citations":[
 				{"data_part_id":"dp.labs","offset":14,"locator":"/results/0/value"},
-				{"dataPartId":"dp.transcript","offset":44,"locator":"L2-L3"}]}`),
+				{"dataPartId":"dp.transcript","offset":44,"locator":"L2-L3"}]}`)},
 		},
 		{
-			Kind:     citations.PartData,
+			Kind:     parser.PartData,
 			Data:     []byte(`{"results":[{"code":"8310-5","value":38.9,"unit":"Cel"}]}`),
-			Metadata: []byte(`{"dataPartId":"dp.labs"}`),
+			Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.labs"}`)},
 		},
 		{
-			Kind:     citations.PartData,
+			Kind:     parser.PartData,
 			Data:     []byte(`"Doctor: Any symptoms?\nPatient: A cough,\nsince Monday.\n"`),
-			Metadata: []byte(`{"dataPartId":"dp.transcript"}`),
+			Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.transcript"}`)},
 		},
 	}
 	res := citations.Resolve(parts, citations.Options{})
@@ -44,18 +45,18 @@ func ExampleResolve() {
 // target has its number: /hba1c of dp.a is 1 wherever the text cites it,
 // and the whole of dp.a is another target, 3.
 func ExampleAppendRender() {
-	parts := []citations.Part{
+	parts := []parser.Part{
 		{
-			Kind: citations.PartText,
+			Kind: parser.PartText,
 			Text: []byte("HbA1c <7%. LDL high. Well above HbA1c."),
-			Metadata: []byte(`{"citations":[
+			Metadata: parser.Metadata{Raw: []byte(`{"citations":[
 				{"data_part_id":"dp.a","offset":10,"locator":"/hba1c"},
 				{"data_part_id":"dp.b","offset":20,"locator":"/ldl"},
 				{"data_part_id":"dp.a","offset":20},
-				{"data_part_id":"dp.a","offset":38,"locator":"/hba1c"}]}`),
+				{"data_part_id":"dp.a","offset":38,"locator":"/hba1c"}]}`)},
 		},
-		{Kind: citations.PartData, Data: []byte(`{"hba1c":6.8}`), Metadata: []byte(`{"dataPartId":"dp.a"}`)},
-		{Kind: citations.PartData, Data: []byte(`{"ldl":4.1}`), Metadata: []byte(`{"dataPartId":"dp.b"}`)},
+		{Kind: parser.PartData, Data: []byte(`{"hba1c":6.8}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.a"}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"ldl":4.1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.b"}`)}},
 	}
 	res := citations.Resolve(parts, citations.Options{})
 	fmt.Printf("%s\n", citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered))
@@ -80,10 +81,10 @@ func ExampleAppendRender() {
 // offset, given in UTF-16 units as a JavaScript host counts them, is
 // reported in all three units, with the value its JSON Pointer selects.
 func ExampleResolve_units() {
-	parts := []citations.Part{
-		{Kind: citations.PartText, Text: []byte("Fièvre 38.9 °C."),
-			Metadata: []byte(`{"citations":[{"data_part_id":"dp.labs","offset":14,"locator":"/temp"}]}`)},
-		{Kind: citations.PartData, Data: []byte(`{"temp":38.9}`), Metadata: []byte(`{"dataPartId":"dp.labs"}`)},
+	parts := []parser.Part{
+		{Kind: parser.PartText, Text: []byte("Fièvre 38.9 °C."),
+			Metadata: parser.Metadata{Raw: []byte(`{"citations":[{"data_part_id":"dp.labs","offset":14,"locator":"/temp"}]}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"temp":38.9}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.labs"}`)}},
 	}
 	res := citations.Resolve(parts, citations.Options{Unit: citations.UTF16})
 	for _, c := range res.Citations {

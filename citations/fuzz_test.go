@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 var sentinels = []error{
@@ -26,7 +27,7 @@ var sentinels = []error{
 // give it the id "t"), and three other cited parts: data "d", data "s" and
 // a file part "f". This is the entry point the
 // cross-package fuzz targets reuse.
-func fuzzParts(text, meta, data []byte, split int, extra []byte) []citations.Part {
+func fuzzParts(text, meta, data []byte, split int, extra []byte) []parser.Part {
 	if split < 0 {
 		split = -split
 	}
@@ -35,12 +36,12 @@ func fuzzParts(text, meta, data []byte, split int, extra []byte) []citations.Par
 	} else {
 		split = 0
 	}
-	return []citations.Part{
-		{Kind: citations.PartText, Text: text[:split], Metadata: meta},
-		{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"d"}`)},
-		{Kind: citations.PartText, Text: text[split:], Metadata: extra},
-		{Kind: citations.PartData, Data: []byte(`"one\ntwo\nthree"`), Metadata: []byte(`{"dataPartId":"s"}`)},
-		{Kind: citations.PartFile, Metadata: []byte(`{"dataPartId":"f"}`)},
+	return []parser.Part{
+		{Kind: parser.PartText, Text: text[:split], Metadata: parser.Metadata{Raw: meta}},
+		{Kind: parser.PartData, Data: data, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"d"}`)}},
+		{Kind: parser.PartText, Text: text[split:], Metadata: parser.Metadata{Raw: extra}},
+		{Kind: parser.PartData, Data: []byte(`"one\ntwo\nthree"`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"s"}`)}},
+		{Kind: parser.PartURL, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"f"}`)}},
 	}
 }
 
@@ -50,7 +51,7 @@ func fuzzParts(text, meta, data []byte, split int, extra []byte) []citations.Par
 func FuzzResolve(f *testing.F) {
 	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
 		parts, _, _ := clinicalParts(u)
-		f.Add(append(append([]byte{}, parts[0].Text...), parts[2].Text...), parts[0].Metadata, []byte(conditionsData), uint8(u), 40, 12, "/conditions/0")
+		f.Add(append(append([]byte{}, parts[0].Text...), parts[2].Text...), parts[0].Metadata.Raw, []byte(conditionsData), uint8(u), 40, 12, "/conditions/0")
 	}
 	f.Add([]byte("a😀é and more"), []byte(entry(`"d"`, "2", `"/a/b/1"`)), []byte(`{"a":{"b":[1,{"c":null}]}}`), uint8(0), 3, 3, "/a/b/0")
 	f.Add([]byte("a😀é\xE2\x82"), []byte(entry(`"s"`, "2", `"L2-L3"`)), []byte(`[]`), uint8(2), 1, 4, "L1")
@@ -88,8 +89,8 @@ func FuzzResolve(f *testing.F) {
 			require.LessOrEqual(t, c.ByteOffset, len(text), "citation %d: ByteOffset out of bounds", i)
 			prev = c.ByteOffset
 			p, err := citations.Convert(text, c.Offset, u)
-			require.NoError(t, err, "citation %d at %+v: Convert", i, c.Position)
-			require.Equal(t, p, c.Position, "citation %d: the position Convert gives", i)
+			require.NoError(t, err, "citation %d at %+v: Convert", i, c.TextPosition)
+			require.Equal(t, p, c.TextPosition, "citation %d: the position Convert gives", i)
 			require.GreaterOrEqual(t, c.DataPart, 0, "citation %d: data part", i)
 			require.Less(t, c.DataPart, len(parts), "citation %d: data part", i)
 			require.GreaterOrEqual(t, c.Number, 1, "citation %d: number", i)
@@ -100,10 +101,10 @@ func FuzzResolve(f *testing.F) {
 			}
 			cited := parts[c.DataPart]
 			src := cited.Data
-			if cited.Kind == citations.PartText {
+			if cited.Kind == parser.PartText {
 				src = cited.Text
 			}
-			if c.TargetKind != citations.ValueText || cited.Kind == citations.PartText {
+			if c.TargetKind != citations.ValueText || cited.Kind == parser.PartText {
 				end := c.TargetOffset + len(c.Target)
 				require.GreaterOrEqual(t, c.TargetOffset, 0, "citation %d: TargetOffset", i)
 				require.LessOrEqual(t, end, len(src), "citation %d: target %q at %d past the cited part", i, c.Target, c.TargetOffset)

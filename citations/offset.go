@@ -56,7 +56,7 @@ func step(text []byte, i int) (n, u16 int) {
 }
 
 // in returns p's coordinate in unit u.
-func (p Position) in(u Unit) int {
+func (p TextPosition) in(u Unit) int {
 	switch u {
 	case Bytes:
 		return p.ByteOffset
@@ -70,20 +70,20 @@ func (p Position) in(u Unit) int {
 // backwards, so a run of non-decreasing offsets costs one pass.
 type walker struct {
 	text []byte
-	pos  Position // 0 ≤ pos.ByteOffset ≤ len(text), on a character boundary
+	pos  TextPosition // 0 ≤ pos.ByteOffset ≤ len(text), on a character boundary
 }
 
 // seek moves to offset off in unit u, or reports why it cannot: the
 // offset is past the end, or inside a character. off must not be below
 // the walker's current position in u; the walker stays at the last
 // boundary before off on failure.
-func (w *walker) seek(off int, u Unit) (Position, error) {
+func (w *walker) seek(off int, u Unit) (TextPosition, error) {
 	if off < 0 {
-		return Position{}, ErrNegativeOffset
+		return TextPosition{}, ErrNegativeOffset
 	}
 	for w.pos.in(u) < off {
 		if w.pos.ByteOffset >= len(w.text) {
-			return Position{}, ErrOffsetOutOfRange
+			return TextPosition{}, ErrOffsetOutOfRange
 		}
 		// Fast path over ASCII, where every unit agrees.
 		i, p := w.pos.ByteOffset, w.pos
@@ -95,13 +95,13 @@ func (w *walker) seek(off int, u Unit) (Position, error) {
 			i++
 		}
 		if d := i - p.ByteOffset; d > 0 {
-			w.pos = Position{p.ByteOffset + d, p.RuneIndex + d, p.UTF16Index + d}
+			w.pos = TextPosition{p.ByteOffset + d, p.RuneIndex + d, p.UTF16Index + d}
 			continue
 		}
 		n, u16 := step(w.text, w.pos.ByteOffset)
-		next := Position{w.pos.ByteOffset + n, w.pos.RuneIndex + 1, w.pos.UTF16Index + u16}
+		next := TextPosition{w.pos.ByteOffset + n, w.pos.RuneIndex + 1, w.pos.UTF16Index + u16}
 		if next.in(u) > off {
-			return Position{}, ErrOffsetSplitsChar
+			return TextPosition{}, ErrOffsetSplitsChar
 		}
 		w.pos = next
 	}
@@ -114,7 +114,7 @@ func (w *walker) seek(off int, u Unit) (Position, error) {
 // ErrOffsetSplitsChar (off inside a character in unit u). It reads text
 // once up to the offset; to place many offsets, sort them and use
 // [Resolver], which walks the text once for all of them.
-func Convert(text []byte, off int, u Unit) (Position, error) {
+func Convert(text []byte, off int, u Unit) (TextPosition, error) {
 	w := walker{text: text}
 	return w.seek(off, u)
 }

@@ -8,16 +8,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
-func renderParts() []citations.Part {
-	return []citations.Part{
-		{Kind: citations.PartText, Text: []byte(`Café "A&B" <ok>.`), Metadata: []byte(`{"citations":[
+func renderParts() []parser.Part {
+	return []parser.Part{
+		{Kind: parser.PartText, Text: []byte(`Café "A&B" <ok>.`), Metadata: parser.Metadata{Raw: []byte(`{"citations":[
 			{"data_part_id":"p'1","offset":4,"locator":"/x"},
 			{"data_part_id":"p2","offset":4,"locator":"L1-L2"},
-			{"data_part_id":"p'1","offset":16}]}`)},
-		{Kind: citations.PartData, Data: []byte(`{"x":1}`), Metadata: []byte(`{"dataPartId":"p'1"}`)},
-		{Kind: citations.PartData, Data: []byte(`"a\nb"`), Metadata: []byte(`{"dataPartId":"p2"}`)},
+			{"data_part_id":"p'1","offset":16}]}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"x":1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"p'1"}`)}},
+		{Kind: parser.PartData, Data: []byte(`"a\nb"`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"p2"}`)}},
 	}
 }
 
@@ -64,10 +65,10 @@ func TestAppendRenderEdges(t *testing.T) {
 		want  string
 	}{
 		{"no citations", nil, "abc"},
-		{"at start and end", []citations.Resolved{{Number: 1}, {Position: citations.Position{ByteOffset: 3}, Number: 2}}, "[1]abc[2]"},
-		{"behind the previous one goes with it", []citations.Resolved{{Position: citations.Position{ByteOffset: 2}, Number: 1}, {Position: citations.Position{ByteOffset: 1}, Number: 2}}, "ab[1][2]c"},
-		{"past the end goes to the end", []citations.Resolved{{Position: citations.Position{ByteOffset: 99}, Number: 1}}, "abc[1]"},
-		{"negative goes to the start", []citations.Resolved{{Position: citations.Position{ByteOffset: -5}, Number: 1}}, "[1]abc"},
+		{"at start and end", []citations.Resolved{{Number: 1}, {TextPosition: citations.TextPosition{ByteOffset: 3}, Number: 2}}, "[1]abc[2]"},
+		{"behind the previous one goes with it", []citations.Resolved{{TextPosition: citations.TextPosition{ByteOffset: 2}, Number: 1}, {TextPosition: citations.TextPosition{ByteOffset: 1}, Number: 2}}, "ab[1][2]c"},
+		{"past the end goes to the end", []citations.Resolved{{TextPosition: citations.TextPosition{ByteOffset: 99}, Number: 1}}, "abc[1]"},
+		{"negative goes to the start", []citations.Resolved{{TextPosition: citations.TextPosition{ByteOffset: -5}, Number: 1}}, "[1]abc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,8 +84,6 @@ func TestStrings(t *testing.T) {
 		{citations.CodePoints.String(), "CodePoints"},
 		{citations.UTF16.String(), "UTF16"},
 		{citations.Unit(7).String(), "Invalid(7)"},
-		{citations.PartData.String(), "Data"},
-		{citations.PartKind(9).String(), "Invalid(9)"},
 		{citations.LocatorLines.String(), "Lines"},
 		{citations.LocatorKind(9).String(), "Invalid(9)"},
 		{citations.ValueNull.String(), "Null"},
@@ -104,15 +103,15 @@ func TestStrings(t *testing.T) {
 // locators into one data part are two footnotes, and a repeated
 // (part, locator) pair repeats its number. The three styles agree.
 func TestNumbersPerTarget(t *testing.T) {
-	parts := []citations.Part{
-		{Kind: citations.PartText, Text: []byte("diabetes, hypertension, diabetes again, labs."), Metadata: []byte(`{"citations":[
+	parts := []parser.Part{
+		{Kind: parser.PartText, Text: []byte("diabetes, hypertension, diabetes again, labs."), Metadata: parser.Metadata{Raw: []byte(`{"citations":[
 			{"data_part_id":"dp.c","offset":8,"locator":"/conditions/0"},
 			{"data_part_id":"dp.c","offset":22,"locator":"/conditions/1"},
 			{"data_part_id":"dp.c","offset":38,"locator":"/conditions/0"},
 			{"data_part_id":"dp.l","offset":44,"locator":"/0"},
-			{"data_part_id":"dp.c","offset":44}]}`)},
-		{Kind: citations.PartData, Data: []byte(`{"conditions":["E11.65","I10"]}`), Metadata: []byte(`{"dataPartId":"dp.c"}`)},
-		{Kind: citations.PartData, Data: []byte(`[8.2]`), Metadata: []byte(`{"dataPartId":"dp.l"}`)},
+			{"data_part_id":"dp.c","offset":44}]}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"conditions":["E11.65","I10"]}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.c"}`)}},
+		{Kind: parser.PartData, Data: []byte(`[8.2]`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.l"}`)}},
 	}
 	res := citations.Resolve(parts, citations.Options{})
 	require.Empty(t, res.Diagnostics)

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
+	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -46,8 +47,8 @@ type Options struct {
 	MaxScan int
 }
 
-// Result holds the outcome of resolving one artifact's citations.
-type Result struct {
+// Resolution holds the outcome of resolving one artifact's citations.
+type Resolution struct {
 	// Text is the joined text of the artifact's text parts, in order and
 	// without separators; offsets count from its start.
 	Text []byte
@@ -162,7 +163,7 @@ func (r *Resolver) clear() {
 // Resolve is a convenience for NewResolver(opts).Resolve(parts) with a
 // Resolver of its own: the result stays valid as long as parts are
 // unmodified (its slices alias parts and buffers no one else holds).
-func Resolve(parts []Part, opts Options) Result {
+func Resolve(parts []parser.Part, opts Options) Resolution {
 	var r Resolver
 	r.opts = opts
 	return r.Resolve(parts)
@@ -174,20 +175,20 @@ func Resolve(parts []Part, opts Options) Result {
 //
 // The result's slices alias r's buffers and parts, and are valid only
 // until the next call to Resolve or Reset on r, and while parts are
-// unmodified; they must not be modified. Use [Result.Clone] to retain
+// unmodified; they must not be modified. Use [Resolution.Clone] to retain
 // them. The work is linear in the size of the parts, plus O(n log n) in
 // the number of citations n: each object or array that pointers descend
 // into is read once and indexed (members by key), each text that line
 // ranges cite has its lines found once, so that many citations into one
 // large part do not read it from its start for each.
-func (r *Resolver) Resolve(parts []Part) Result {
+func (r *Resolver) Resolve(parts []parser.Part) Resolution {
 	r.clear()
 	text := r.joinText(parts)
 	r.indexParts(parts)
 	r.parseEntries(parts)
 	r.place(text)
 	r.locate(parts)
-	return Result{Text: text, Citations: r.cites, Diagnostics: r.diags}
+	return Resolution{Text: text, Citations: r.cites, Diagnostics: r.diags}
 }
 
 // joinText returns the text parts joined, copying only when there are
@@ -195,11 +196,11 @@ func (r *Resolver) Resolve(parts []Part) Result {
 // surrogate's WTF-8 bytes ending one, the low one's starting the next)
 // joins into its character, as the concatenated deltas would give it and
 // as reconstruct's Artifact.Text does, so that offsets agree with it.
-func (r *Resolver) joinText(parts []Part) []byte {
+func (r *Resolver) joinText(parts []parser.Part) []byte {
 	var only []byte
 	n := 0
 	for i := range parts {
-		if parts[i].Kind == PartText {
+		if parts[i].Kind == parser.PartText {
 			only = parts[i].Text
 			n++
 		}
@@ -208,7 +209,7 @@ func (r *Resolver) joinText(parts []Part) []byte {
 		return only
 	}
 	for i := range parts {
-		if parts[i].Kind == PartText {
+		if parts[i].Kind == parser.PartText {
 			r.joined = utf8buf.Append(r.joined, parts[i].Text)
 		}
 	}
@@ -221,11 +222,11 @@ func (r *Resolver) diag(err error, part, index int, id []byte, off int) {
 
 // indexParts reads every part's metadata.dataPartId and sorts the parts
 // by id, reporting duplicates.
-func (r *Resolver) indexParts(parts []Part) {
+func (r *Resolver) indexParts(parts []parser.Part) {
 	r.parts = slices.Grow(r.parts[:0], len(parts))[:len(parts)]
 	for i := range parts {
 		r.parts[i] = partInfo{}
-		meta := parts[i].Metadata
+		meta := parts[i].Metadata.Raw
 		if len(meta) == 0 {
 			continue
 		}
@@ -254,16 +255,16 @@ func (r *Resolver) indexParts(parts []Part) {
 }
 
 // parseEntries reads metadata.citations of every text part into r.cites.
-func (r *Resolver) parseEntries(parts []Part) {
+func (r *Resolver) parseEntries(parts []parser.Part) {
 	limit := r.opts.MaxCitations
 	if limit <= 0 {
 		limit = DefaultMaxCitations
 	}
 	for p := range parts {
-		if parts[p].Kind != PartText || len(parts[p].Metadata) == 0 {
+		if parts[p].Kind != parser.PartText || len(parts[p].Metadata.Raw) == 0 {
 			continue
 		}
-		meta := jsonx.Trim(parts[p].Metadata)
+		meta := jsonx.Trim(parts[p].Metadata.Raw)
 		if string(meta) == "null" || len(meta) == 0 {
 			continue
 		}
@@ -353,7 +354,7 @@ func (r *Resolver) place(text []byte) {
 			r.diag(err, c.Part, c.Index, c.ID, c.Offset)
 			continue
 		}
-		c.Position = pos
+		c.TextPosition = pos
 		kept = append(kept, *c)
 	}
 	r.cites = kept
@@ -371,7 +372,7 @@ func cmpInt(a, b int) int {
 
 // locate joins every citation to its part, numbers the targets, and
 // evaluates the locators, in text order.
-func (r *Resolver) locate(parts []Part) {
+func (r *Resolver) locate(parts []parser.Part) {
 	kept := r.cites[:0]
 	for i := range r.cites {
 		c := r.cites[i]
@@ -465,10 +466,10 @@ func cmpTarget(a, b *Resolved) int {
 }
 
 // target evaluates c's locator on the cited part p, setting Target or Err.
-func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
+func (r *Resolver) target(c *Resolved, p *parser.Part, info *partInfo) {
 	loc := &c.Locator
 	switch p.Kind {
-	case PartText:
+	case parser.PartText:
 		switch {
 		case loc.Kind == LocatorPointer:
 			c.Err = ErrNotDataPart
@@ -478,7 +479,7 @@ func (r *Resolver) target(c *Resolved, p *Part, info *partInfo) {
 			c.Target, c.TargetKind = p.Text, ValueText
 		}
 		return
-	case PartData:
+	case parser.PartData:
 	default:
 		c.Err = ErrNotDataPart
 		return
@@ -706,7 +707,7 @@ func valueKind(k jsonx.Kind) ValueKind {
 // Resolver's buffers, so it stays valid after both are reused. All the
 // bytes are copied into one allocation; Err values are shared (they are
 // immutable).
-func (res Result) Clone() Result {
+func (res Resolution) Clone() Resolution {
 	n := len(res.Text)
 	for i := range res.Citations {
 		c := &res.Citations[i]
@@ -724,7 +725,7 @@ func (res Result) Clone() Result {
 		buf = append(buf, b...)
 		return buf[start:len(buf):len(buf)]
 	}
-	out := Result{Text: keep(res.Text)}
+	out := Resolution{Text: keep(res.Text)}
 	if res.Citations != nil {
 		out.Citations = make([]Resolved, len(res.Citations))
 		for i, c := range res.Citations {

@@ -13,17 +13,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 )
 
 // marked strips every '§' from s and returns the text and the position of
 // each marker, computed with the standard library (valid UTF-8 only).
-func marked(s string) (string, []citations.Position) {
+func marked(s string) (string, []citations.TextPosition) {
 	var b strings.Builder
-	var pos []citations.Position
+	var pos []citations.TextPosition
 	for _, r := range s {
 		if r == '§' {
 			prefix := b.String()
-			pos = append(pos, citations.Position{
+			pos = append(pos, citations.TextPosition{
 				ByteOffset: len(prefix),
 				RuneIndex:  utf8.RuneCountInString(prefix),
 				UTF16Index: len(utf16.Encode([]rune(prefix))),
@@ -35,7 +37,7 @@ func marked(s string) (string, []citations.Position) {
 	return b.String(), pos
 }
 
-func offsetIn(p citations.Position, u citations.Unit) int {
+func offsetIn(p citations.TextPosition, u citations.Unit) int {
 	switch u {
 	case citations.Bytes:
 		return p.ByteOffset
@@ -62,7 +64,7 @@ const (
 		`Patient: every night, since the \u00e9t\u00e9.\nDr. Okafor: Any wheezing?\n"`
 )
 
-func clinicalParts(u citations.Unit) ([]citations.Part, string, []citations.Position) {
+func clinicalParts(u citations.Unit) ([]parser.Part, string, []citations.TextPosition) {
 	text, pos := marked(clinicalText1 + clinicalText2)
 	off := func(i int) int { return offsetIn(pos[i], u) }
 	meta1 := fmt.Sprintf(`{"citations":[
@@ -74,12 +76,12 @@ func clinicalParts(u citations.Unit) ([]citations.Part, string, []citations.Posi
 		{"data_part_id":"dp.transcript","offset":%d,"locator":"L3-L4"},
 		{"data_part_id":"dp.transcript","offset":%d,"locator":{"start":2}}]}`, off(2), off(3), off(4), off(5))
 	split := len(strings.ReplaceAll(clinicalText1, "§", ""))
-	return []citations.Part{
-		{Kind: citations.PartText, Text: []byte(text[:split]), Metadata: []byte(meta1)},
-		{Kind: citations.PartData, Data: []byte(conditionsData), Metadata: []byte(`{"dataPartId":"dp.conditions"}`)},
-		{Kind: citations.PartText, Text: []byte(text[split:]), Metadata: []byte(meta2)},
-		{Kind: citations.PartData, Data: []byte(labsData), Metadata: []byte(`{"dataPartId": "dp.labs", "source":"lab"}`)},
-		{Kind: citations.PartData, Data: []byte(transcriptData), Metadata: []byte(`{"dataPartId":"dp.transcript"}`)},
+	return []parser.Part{
+		{Kind: parser.PartText, Text: []byte(text[:split]), Metadata: parser.Metadata{Raw: []byte(meta1)}},
+		{Kind: parser.PartData, Data: []byte(conditionsData), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.conditions"}`)}},
+		{Kind: parser.PartText, Text: []byte(text[split:]), Metadata: parser.Metadata{Raw: []byte(meta2)}},
+		{Kind: parser.PartData, Data: []byte(labsData), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId": "dp.labs", "source":"lab"}`)}},
+		{Kind: parser.PartData, Data: []byte(transcriptData), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.transcript"}`)}},
 	}, text, pos
 }
 
@@ -111,7 +113,7 @@ func TestClinicalAnswer(t *testing.T) {
 			require.Len(t, res.Citations, len(wants), "citations")
 			for i, c := range res.Citations {
 				w := wants[i]
-				assert.Equal(t, pos[i], c.Position, "citation %d: position", i)
+				assert.Equal(t, pos[i], c.TextPosition, "citation %d: position", i)
 				assert.Equal(t, offsetIn(pos[i], u), c.Offset, "citation %d: offset", i)
 				assert.NoError(t, c.Err, "citation %d", i)
 				got := want{id: string(c.ID), target: string(c.Target), kind: c.TargetKind, part: c.Part, index: c.Index, dataPart: c.DataPart, number: c.Number, targetOffset: w.targetOffset}
@@ -150,7 +152,7 @@ func TestResolverReuse(t *testing.T) {
 		require.Len(t, res.Citations, len(pos), "citations")
 		require.Empty(t, res.Diagnostics, "diagnostics")
 		for i, c := range res.Citations {
-			require.Equal(t, pos[i], c.Position, "citation %d: position", i)
+			require.Equal(t, pos[i], c.TextPosition, "citation %d: position", i)
 		}
 		r.Reset(citations.Options{Unit: citations.UTF16})
 	}
@@ -161,12 +163,12 @@ func TestResolverReuse(t *testing.T) {
 // Citations at one offset keep entry order (text part, then index), and
 // parts are numbered by first appearance in the text, not entry order.
 func TestOrderAndNumbers(t *testing.T) {
-	parts := []citations.Part{
-		{Kind: citations.PartText, Text: []byte("ab"), Metadata: []byte(`{"citations":[
-			{"data_part_id":"y","offset":2},{"data_part_id":"x","offset":1},{"data_part_id":"y","offset":1}]}`)},
-		{Kind: citations.PartText, Text: []byte("cd"), Metadata: []byte(`{"citations":[{"data_part_id":"x","offset":1}]}`)},
-		{Kind: citations.PartData, Data: []byte(`1`), Metadata: []byte(`{"dataPartId":"x"}`)},
-		{Kind: citations.PartData, Data: []byte(`2`), Metadata: []byte(`{"dataPartId":"y"}`)},
+	parts := []parser.Part{
+		{Kind: parser.PartText, Text: []byte("ab"), Metadata: parser.Metadata{Raw: []byte(`{"citations":[
+			{"data_part_id":"y","offset":2},{"data_part_id":"x","offset":1},{"data_part_id":"y","offset":1}]}`)}},
+		{Kind: parser.PartText, Text: []byte("cd"), Metadata: parser.Metadata{Raw: []byte(`{"citations":[{"data_part_id":"x","offset":1}]}`)}},
+		{Kind: parser.PartData, Data: []byte(`1`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"x"}`)}},
+		{Kind: parser.PartData, Data: []byte(`2`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"y"}`)}},
 	}
 	res := citations.Resolve(parts, citations.Options{})
 	var got []string
@@ -234,7 +236,7 @@ func TestConvertErrors(t *testing.T) {
 	for _, u := range []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16} {
 		end, err := citations.Convert(text, map[citations.Unit]int{citations.CodePoints: 4, citations.Bytes: 9, citations.UTF16: 5}[u], u)
 		require.NoError(t, err, "%v: end of text", u)
-		require.Equal(t, citations.Position{ByteOffset: 9, RuneIndex: 4, UTF16Index: 5}, end, "%v: end of text", u)
+		require.Equal(t, citations.TextPosition{ByteOffset: 9, RuneIndex: 4, UTF16Index: 5}, end, "%v: end of text", u)
 	}
 }
 
@@ -256,7 +258,7 @@ func TestConvertRoundTrip(t *testing.T) {
 			b = append(b, pieces[rnd(len(pieces))]...)
 		}
 		// Walk every boundary in byte units and check the other units map back.
-		var boundaries []citations.Position
+		var boundaries []citations.TextPosition
 		for off := 0; off <= len(b); off++ {
 			p, err := citations.Convert(b, off, citations.Bytes)
 			if errors.Is(err, citations.ErrOffsetSplitsChar) {
@@ -287,9 +289,9 @@ func TestConvertRoundTrip(t *testing.T) {
 
 // A cloned result survives the reuse of the Resolver and the overwriting
 // of the parts it was resolved from.
-func TestResultClone(t *testing.T) {
+func TestResolutionClone(t *testing.T) {
 	parts, _, _ := clinicalParts(citations.CodePoints)
-	parts[0].Metadata = append(parts[0].Metadata[:len(parts[0].Metadata)-2], `,{"data_part_id":"nope","offset":0}]}`...)
+	parts[0].Metadata.Raw = append(parts[0].Metadata.Raw[:len(parts[0].Metadata.Raw)-2], `,{"data_part_id":"nope","offset":0}]}`...)
 	var r citations.Resolver
 	res := r.Resolve(parts)
 	want := fmt.Sprintf("%q %v", res.Text, res.Citations) + fmt.Sprint(res.Diagnostics)
@@ -298,7 +300,7 @@ func TestResultClone(t *testing.T) {
 	require.Len(t, clone.Citations, 6, "the clone's citations")
 	r.Resolve(diagParts(entry(`"obj"`, "1", `"/a"`)))
 	for i := range parts {
-		for _, b := range [][]byte{parts[i].Text, parts[i].Data, parts[i].Metadata} {
+		for _, b := range [][]byte{parts[i].Text, parts[i].Data, parts[i].Metadata.Raw} {
 			for j := range b {
 				b[j] = '#'
 			}
@@ -311,23 +313,23 @@ func TestResultClone(t *testing.T) {
 // text parts (each half in its WTF-8 form) joins into one character before
 // offsets are counted, as reconstruct's Artifact.Text joins it.
 func TestSurrogatePairSplitBetweenParts(t *testing.T) {
-	parts := []citations.Part{
-		{Kind: citations.PartText, Text: []byte("a\xED\xA0\xBD")},
-		{Kind: citations.PartText, Text: []byte("\xED\xB8\x80b"), Metadata: []byte(`{"citations":[{"data_part_id":"d","offset":2}]}`)},
-		{Kind: citations.PartData, Data: []byte(`{"x":1}`), Metadata: []byte(`{"dataPartId":"d"}`)},
+	parts := []parser.Part{
+		{Kind: parser.PartText, Text: []byte("a\xED\xA0\xBD")},
+		{Kind: parser.PartText, Text: []byte("\xED\xB8\x80b"), Metadata: parser.Metadata{Raw: []byte(`{"citations":[{"data_part_id":"d","offset":2}]}`)}},
+		{Kind: parser.PartData, Data: []byte(`{"x":1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"d"}`)}},
 	}
 	res := citations.Resolve(parts, citations.Options{})
 	require.Equal(t, "a😀b", string(res.Text), "Text")
 	require.Len(t, res.Citations, 1, "citations")
 	require.Empty(t, res.Diagnostics, "diagnostics")
-	assert.Equal(t, citations.Position{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}, res.Citations[0].Position, "Position")
+	assert.Equal(t, citations.TextPosition{ByteOffset: 5, RuneIndex: 2, UTF16Index: 3}, res.Citations[0].TextPosition, "TextPosition")
 }
 
 // manyPointerParts builds an answer citing one data part n times, each
 // citation a pointer to another of its entries, the data part of about
 // size bytes; it returns the number of entries too. The citation at
 // offset i cites the code of entry i*7919 % entries.
-func manyPointerParts(n, size int) ([]citations.Part, int) {
+func manyPointerParts(n, size int) ([]parser.Part, int) {
 	var data strings.Builder
 	data.WriteString(`{"entries":[`)
 	entry := 0
@@ -351,9 +353,9 @@ func manyPointerParts(n, size int) ([]citations.Part, int) {
 		fmt.Fprintf(&meta, `{"data_part_id":"dp","offset":%d,"locator":"/entries/%d/code/code"}`, i, (i*7919)%entry)
 	}
 	meta.WriteString(`]}`)
-	return []citations.Part{
-		{Kind: citations.PartText, Text: []byte(text), Metadata: []byte(meta.String())},
-		{Kind: citations.PartData, Data: []byte(data.String()), Metadata: []byte(`{"dataPartId":"dp"}`)},
+	return []parser.Part{
+		{Kind: parser.PartText, Text: []byte(text), Metadata: parser.Metadata{Raw: []byte(meta.String())}},
+		{Kind: parser.PartData, Data: []byte(data.String()), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp"}`)}},
 	}, entry
 }
 
@@ -369,4 +371,33 @@ func TestManyPointersIntoOneDataPart(t *testing.T) {
 		require.Equal(t, `"`+strconv.Itoa(c.Offset*7919%entries)+`-4"`, string(c.Target), "citation at %d", c.Offset)
 		require.Equal(t, string(parts[1].Data[c.TargetOffset:c.TargetOffset+len(c.Target)]), string(c.Target))
 	}
+}
+
+// The parts of a decoded artifact update go to Resolve as they are: the
+// decoder's parser.Part is the one part type, so no glue maps them.
+func TestResolveDecodedParts(t *testing.T) {
+	data := `{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[` +
+		`{"text":"HbA1c is 6.8%.","metadata":{"citations":[{"dataPartId":"dp.labs","offset":14,"locator":"/hba1c"}]}},` +
+		`{"data":{"hba1c":6.8},"metadata":{"dataPartId":"dp.labs"}},` +
+		`{"url":"https://example.com/x","metadata":{"dataPartId":"dp.url"}}]},"lastChunk":true}}`
+	ev, err := parser.NewDecoder().Decode(&sse.Frame{Seq: 1, Data: []byte(data)})
+	require.NoError(t, err)
+	parts := ev.ArtifactUpdate.Artifact.Parts
+	require.Len(t, parts, 3)
+	res := citations.Resolve(parts, citations.Options{})
+	require.Empty(t, res.Diagnostics)
+	require.Len(t, res.Citations, 1)
+	c := res.Citations[0]
+	assert.Equal(t, "HbA1c is 6.8%.", string(res.Text))
+	assert.Equal(t, 14, c.ByteOffset)
+	assert.Equal(t, 1, c.DataPart, "the data part")
+	assert.Equal(t, "6.8", string(c.Target))
+
+	// A url part can be cited by id, but has no content to locate in.
+	parts[0].Metadata.Raw = []byte(`{"citations":[{"dataPartId":"dp.url","offset":0}]}`)
+	res = citations.Resolve(parts, citations.Options{})
+	require.Len(t, res.Diagnostics, 1)
+	assert.ErrorIs(t, res.Diagnostics[0], citations.ErrNotDataPart)
+	require.Len(t, res.Citations, 1, "a citation whose locator failed still has its place")
+	assert.Equal(t, 2, res.Citations[0].DataPart, "the url part")
 }

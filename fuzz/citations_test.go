@@ -12,15 +12,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 // whatwgUnits splits text the way the WHATWG UTF-8 decoder reads it: each
 // valid sequence is one code point (two UTF-16 units above U+FFFF), each
 // maximal subpart of an ill-formed sequence, or single bad byte, one
-// U+FFFD. It returns every boundary as a Position, from 0 to len(text).
-func whatwgUnits(text []byte) []citations.Position {
-	pos := []citations.Position{{}}
-	var p citations.Position
+// U+FFFD. It returns every boundary as a TextPosition, from 0 to len(text).
+func whatwgUnits(text []byte) []citations.TextPosition {
+	pos := []citations.TextPosition{{}}
+	var p citations.TextPosition
 	for i := 0; i < len(text); {
 		c := text[i]
 		need, lo, hi := 0, byte(0x80), byte(0xBF)
@@ -62,7 +63,7 @@ func whatwgUnits(text []byte) []citations.Position {
 
 var unitNames = []citations.Unit{citations.CodePoints, citations.Bytes, citations.UTF16}
 
-func unitValue(p citations.Position, u citations.Unit) int {
+func unitValue(p citations.TextPosition, u citations.Unit) int {
 	switch u {
 	case citations.Bytes:
 		return p.ByteOffset
@@ -74,9 +75,9 @@ func unitValue(p citations.Position, u citations.Unit) int {
 
 // FuzzOffsets checks citations.Convert against whatwgUnits for any text and
 // offset in each unit: an offset at a character boundary converts to that
-// boundary's Position in all three units, one inside a character fails
+// boundary's TextPosition in all three units, one inside a character fails
 // with ErrOffsetSplitsChar, one past the end with ErrOffsetOutOfRange, a
-// negative one with ErrNegativeOffset; and every Position converts back to
+// negative one with ErrNegativeOffset; and every TextPosition converts back to
 // itself from each of its three units.
 func FuzzOffsets(f *testing.F) {
 	for i, s := range []string{"", "abc", "café 血压 🩺", "\xED\xA0\xBD\xED\xB8\x80", "\xE2\x82a\xF0\x9F\x98", "\xC0\xAF\xFF\x80𝄞", "\xF4\x90\x80\x80"} {
@@ -91,7 +92,7 @@ func FuzzOffsets(f *testing.F) {
 		u := unitNames[int(unit)%3]
 		bounds := whatwgUnits(text)
 		p, err := citations.Convert(text, off, u)
-		var want *citations.Position
+		var want *citations.TextPosition
 		for i := range bounds {
 			if unitValue(bounds[i], u) == off {
 				want = &bounds[i]
@@ -221,9 +222,9 @@ func FuzzCitationPointer(f *testing.F) {
 		text := []byte("Answer: café 血压 🩺 done")
 		loc, _ := json.Marshal(ptr)
 		meta := `{"citations":[{"data_part_id":"g","offset":` + strconv.Itoa(off) + `,"locator":{"pointer":` + string(loc) + `}}]}`
-		parts := []citations.Part{
-			{Kind: citations.PartText, Text: text, Metadata: []byte(meta)},
-			{Kind: citations.PartData, Data: data, Metadata: []byte(`{"dataPartId":"g"}`)},
+		parts := []parser.Part{
+			{Kind: parser.PartText, Text: text, Metadata: parser.Metadata{Raw: []byte(meta)}},
+			{Kind: parser.PartData, Data: data, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"g"}`)}},
 		}
 		res := citations.Resolve(parts, citations.Options{})
 		require.Equal(t, string(text), string(res.Text), "Text")
@@ -241,7 +242,7 @@ func FuzzCitationPointer(f *testing.F) {
 		c := res.Citations[0]
 		p, err := citations.Convert(text, c.Offset, citations.CodePoints)
 		require.NoError(t, err, "Convert of the citation's offset %d", c.Offset)
-		require.Equal(t, p, c.Position, "the citation's position, as Convert gives it")
+		require.Equal(t, p, c.TextPosition, "the citation's position, as Convert gives it")
 		require.Equal(t, 1, c.DataPart, "DataPart")
 		var ref any
 		comparable := uniqueKeys(data) && (ptr == "" || ptr[0] == '/')

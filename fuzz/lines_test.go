@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/parser"
 )
 
 // refLines splits text into lines as the citations package documents:
@@ -71,17 +72,17 @@ func FuzzLineRange(f *testing.F) {
 		if form%6 == 5 {
 			e = s
 		}
-		cited := citations.Part{Kind: citations.PartText, Text: text, Metadata: []byte(`{"dataPartId":"g"}`)}
+		cited := parser.Part{Kind: parser.PartText, Text: text, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"g"}`)}}
 		content := text
 		if data {
 			enc, _ := json.Marshal(string(text))
 			var back string
 			require.NoError(t, json.Unmarshal(enc, &back))
 			content = []byte(back) // invalid UTF-8 came back as U+FFFD
-			cited = citations.Part{Kind: citations.PartData, Data: enc, Metadata: []byte(`{"dataPartId":"g"}`)}
+			cited = parser.Part{Kind: parser.PartData, Data: enc, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"g"}`)}}
 		}
 		meta := `{"citations":[{"data_part_id":"g","offset":2,"locator":` + lineLocator(form, s, e) + `}]}`
-		parts := []citations.Part{{Kind: citations.PartText, Text: []byte("answer"), Metadata: []byte(meta)}, cited}
+		parts := []parser.Part{{Kind: parser.PartText, Text: []byte("answer"), Metadata: parser.Metadata{Raw: []byte(meta)}}, cited}
 		res := citations.Resolve(parts, citations.Options{})
 		wantText := "answer"
 		if !data {

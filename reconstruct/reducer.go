@@ -138,7 +138,7 @@ type Reducer struct {
 
 	updates  []Update
 	resolver citations.Resolver
-	cparts   []citations.Part
+	cparts   []parser.Part
 	// lastID is the SSE id of the last event applied: idBuf, the
 	// Reducer's copy, or after repeat a view of the frame's id (idView),
 	// which the Stream makes a copy with ownID before its lexer's buffer
@@ -820,17 +820,8 @@ func (r *Reducer) resolve(a *Artifact) {
 	cited := false
 	for i := range a.Parts {
 		p := &a.Parts[i]
-		cp := citations.Part{Text: p.Text, Data: p.Data, Metadata: p.Metadata}
-		switch p.Kind {
-		case parser.PartText:
-			cp.Kind = citations.PartText
-			cited = cited || p.Metadata != nil
-		case parser.PartData:
-			cp.Kind = citations.PartData
-		case parser.PartRaw, parser.PartURL:
-			cp.Kind = citations.PartFile
-		}
-		r.cparts = append(r.cparts, cp)
+		r.cparts = append(r.cparts, parser.Part{Kind: p.Kind, Text: p.Text, Data: p.Data, Metadata: parser.Metadata{Raw: p.Metadata}})
+		cited = cited || p.Kind == parser.PartText && p.Metadata != nil
 	}
 	a.Citations, a.CitationDiagnostics = nil, nil
 	if !cited {
