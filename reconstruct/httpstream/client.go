@@ -364,6 +364,13 @@ func positive(d, def time.Duration) time.Duration {
 // after drops: range over Updates, then read Result. Close it when done
 // (it may be called at any time, from any goroutine, also while a read
 // is blocked); Updates and Result must not be called concurrently.
+//
+// A run that ends before its response does (the terminal event came; the
+// server ends the response right after it) leaves the rest of the body to
+// be read in the background, at most 64 KiB for at most a second (or
+// Client.IdleTimeout if shorter), before the body is closed: a body read
+// to its end lets the HTTP client keep the connection for its next
+// request. Close does not cut that read.
 type Run struct {
 	c        *Client
 	s        *reconstruct.Stream
@@ -393,19 +400,27 @@ type conn struct {
 	resp   *http.Response
 	ctx    context.Context
 	cancel context.CancelCauseFunc
+	// detach stops the run's context from cancelling ctx, and reports
+	// whether it had not yet.
+	detach func() bool
 	wd     *watchdog
 }
 
 func (cn *conn) close() {
+	cn.detach()
 	cn.wd.stop()
 	cn.cancel(ErrClosed)
 	cn.resp.Body.Close()
 }
 
-// connect sends req with the run's context, a watchdog for the idle
-// timeout, and checks the response; on success it is the run's conn.
+// connect sends req with a context that the run's context cancels, a
+// watchdog for the idle timeout, and checks the response; on success it is
+// the run's conn. The connection's context is not the run's child, so that
+// the end of a run that ended (Close, the caller's cancel) does not cut
+// the read of what is left of its body (see finish).
 func (r *Run) connect(req *http.Request, lastID string) error {
-	ctx, cancel := context.WithCancelCause(r.ctx)
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.ctx))
+	detach := context.AfterFunc(r.ctx, func() { cancel(context.Cause(r.ctx)) })
 	wd := newWatchdog(r.idle, cancel)
 	req = req.WithContext(ctx)
 	r.c.prepare(req, lastID)
@@ -417,12 +432,18 @@ func (r *Run) connect(req *http.Request, lastID string) error {
 		}
 	}
 	if err != nil {
+		if r.ctx.Err() != nil {
+			// The run's context ended the request: its cause is ctx's,
+			// whether or not the AfterFunc ran yet.
+			cancel(context.Cause(r.ctx))
+		}
 		err = causeOf(ctx, err)
+		detach()
 		wd.stop()
 		cancel(ErrClosed)
 		return err
 	}
-	cn := &conn{resp: resp, ctx: ctx, cancel: cancel, wd: wd}
+	cn := &conn{resp: resp, ctx: ctx, cancel: cancel, detach: detach, wd: wd}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -499,6 +520,10 @@ func (r *Run) Wait() (*reconstruct.Result, error) {
 // readSize is the size of the reads from a connection.
 const readSize = 32 << 10
 
+// readBufs holds the read buffers of runs that ended, so that a program
+// making many runs does not allocate one per run.
+var readBufs = sync.Pool{New: func() any { return new([readSize]byte) }}
+
 // maxEmptyReads is how many reads returning no data and no error in a row
 // are taken as a broken body (io.ErrNoProgress).
 const maxEmptyReads = 100
@@ -542,7 +567,9 @@ func (r *Run) Updates() iter.Seq2[reconstruct.Update, error] {
 // loop reads the connections until the run ends, handing each update to
 // yield, and reports whether yield took them all.
 func (r *Run) loop(yield func(reconstruct.Update, error) bool) bool {
-	buf := make([]byte, readSize)
+	b := readBufs.Get().(*[readSize]byte)
+	defer readBufs.Put(b)
+	buf := b[:]
 	for {
 		r.mu.Lock()
 		cn := r.conn
@@ -605,6 +632,10 @@ func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) b
 				return nil, false
 			}
 			if r.s.Done() {
+				if err == nil {
+					// The body may not have ended yet.
+					r.finish()
+				}
 				return nil, true
 			}
 		} else if err == nil {
@@ -619,6 +650,44 @@ func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) b
 			return causeOf(cn.ctx, err), true
 		}
 	}
+}
+
+// The bounds of the read of what is left of a connection's body after the
+// run ended (see finish): the server ends the response after the terminal
+// event, so the end of the body follows at once.
+const (
+	lingerTime  = time.Second
+	lingerBytes = 64 << 10
+)
+
+// finish takes the run's connection after its run ended, and reads what is
+// left of its body in the background (at most lingerBytes, for at most
+// lingerTime or the idle timeout if shorter) before closing it: a body
+// read to its end lets the transport keep the connection for the next
+// request, where closing it before cuts the connection.
+func (r *Run) finish() {
+	r.mu.Lock()
+	cn := r.conn
+	r.conn = nil
+	r.mu.Unlock()
+	if cn == nil {
+		return
+	}
+	if !cn.detach() {
+		// The run's context has ended: no waiting.
+		cn.close()
+		return
+	}
+	linger := lingerTime
+	if r.idle > 0 {
+		linger = min(linger, r.idle)
+	}
+	go func() {
+		t := time.AfterFunc(linger, func() { cn.cancel(ErrClosed) })
+		_, _ = io.CopyN(io.Discard, cn.resp.Body, lingerBytes)
+		t.Stop()
+		cn.close()
+	}()
 }
 
 // drain hands the Stream's pending updates to yield, and reports whether
