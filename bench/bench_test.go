@@ -5,7 +5,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -22,37 +21,62 @@ var reads = []struct {
 	{"1B", iotest.OneByteReader},
 }
 
-// speedCorpora are the corpora of the speed table; the CR-only variant is
-// only in the correctness matrix.
-var speedCorpora = []string{"a2a", "a2a-crlf", "large"}
-
-// skipped reports combinations not measured: the payloads-alone baseline
-// has no reads, and peers with a default size limit fail on the corpora.
-func skipped(im Impl, read string) bool {
-	return (im.Payloads && read != "whole") || strings.HasSuffix(im.Key, "-default")
+// shortPrefix is the input of every benchmark body with -short (CI, which
+// runs each body once): 64 KiB, 16 KiB with 1-byte reads, which the peers
+// that rescan an unfinished event take seconds to read in 64 KiB.
+func shortPrefix(read string) int {
+	if read == "1B" {
+		return 16 << 10
+	}
+	return 64 << 10
 }
 
-// BenchmarkRead runs every implementation on every corpus with every kind
-// of reads: Read/<implementation key>/<corpus>/<reads>. Besides the usual
+// benchCorpus returns the corpus called name: the benchmarks' own, or with
+// -short the same corpus made small (ShortCorpora), which is quicker to
+// build.
+func benchCorpus(name string) *Corpus {
+	if testing.Short() {
+		for _, c := range ShortCorpora() {
+			if c.Name == name {
+				return c
+			}
+		}
+	}
+	return CorpusByName(name)
+}
+
+// readsByName returns the reads called name.
+func readsByName(name string) func(io.Reader) io.Reader {
+	for _, r := range reads {
+		if r.name == name {
+			return r.wrap
+		}
+	}
+	panic("no reads " + name)
+}
+
+// BenchmarkRead runs the implementations on the corpora (every Core one on
+// every corpus of SpeedCorpora, the other peers on PeerCorpora) with every
+// kind of reads: Read/<implementation key>/<corpus>/<reads>. Besides the usual
 // figures it reports events/op, the events of the corpus (or of the
 // prefix read), so that the table can give ns and allocs per event. With
-// -short (CI) every input is cut to its first 256 KiB.
+// -short (CI) every input is a prefix of the small corpora (shortPrefix).
 func BenchmarkRead(b *testing.B) {
-	PreparePayloads()
 	for _, im := range Impls() {
 		b.Run(im.Key, func(b *testing.B) {
-			for _, cn := range speedCorpora {
-				c := CorpusByName(cn)
+			for _, cn := range SpeedCorpora {
+				c := benchCorpus(cn)
+				payloadsOf(c)
 				b.Run(cn, func(b *testing.B) {
 					for _, rd := range reads {
-						if skipped(im, rd.name) {
+						if !Measured(im, cn, rd.name) {
 							continue
 						}
 						b.Run(rd.name, func(b *testing.B) {
-							n, capped := Capped(im, cn, rd.name)
+							n, capped := Capped(im, c, rd.name)
 							if testing.Short() {
 								// CI runs each body once on a prefix.
-								n, capped = min(n, 256<<10), true
+								n, capped = min(n, shortPrefix(rd.name)), true
 							}
 							data := c.Data[:n]
 							events := len(c.Events)
@@ -133,50 +157,81 @@ func reportCPU(b *testing.B, start time.Duration) {
 	}
 }
 
-// BenchmarkPipelineRatio runs the full pipeline and lexer + decoder in
-// turn on the main corpus with 4 KiB reads, one stream each per iteration,
-// which of the two first alternating, and reports the median over the
-// iterations of the pipeline's time as a multiple of lexer + decoder's
-// (pipeline-x). A pair run in turn sees one state of the machine; the
-// table's separate medians of the two are taken up to a minute apart, and
-// on a shared machine their ratio moves by ±15% from one table to the
+// BenchmarkRatio judges the targets: for each Pair, corpus and reads (4
+// KiB and 1 byte) it runs A and B in turn on the same input, one stream
+// each per iteration, which of the two first alternating, and reports the
+// median over the iterations of A's time as a multiple of B's, wall time
+// (x) and process CPU time (cpu-x, which the time other jobs hold the CPU
+// does not count):
+// Ratio/<pair>/<corpus>/<reads>. A pair run in turn sees one state of the
+// machine; two rows of the speed table are measured up to a minute apart,
+// and on a shared machine their ratio moves by ±15% from one table to the
 // next. The median leaves out the pairs a garbage collection or another
-// job fell on:
+// job fell on. Both read the same bytes: a prefix when either is capped
+// (Capped), a prefix of the small corpora with -short (shortPrefix).
 //
-//	go test -run '^$' -bench PipelineRatio -benchtime 40x -count 10
-func BenchmarkPipelineRatio(b *testing.B) {
-	var c *Corpus
-	for _, x := range Corpora() {
-		if x.Name == "a2a" {
-			c = x
-		}
-	}
+//	go test -run '^$' -bench 'Ratio/pipeline-decoder/a2a/4KiB' -benchtime 40x -count 10
+func BenchmarkRatio(b *testing.B) {
 	impls := map[string]Impl{}
 	for _, im := range Impls() {
 		impls[im.Key] = im
 	}
-	run := func(im Impl) time.Duration {
+	for _, p := range Pairs {
+		b.Run(p.Key, func(b *testing.B) {
+			for _, cn := range SpeedCorpora {
+				c := benchCorpus(cn)
+				payloadsOf(c)
+				b.Run(cn, func(b *testing.B) {
+					for _, rd := range []string{"4KiB", "1B"} {
+						if rd != "4KiB" && p.NoSmallReads {
+							continue
+						}
+						b.Run(rd, func(b *testing.B) { ratio(b, impls[p.A], impls[p.B], c, rd) })
+					}
+				})
+			}
+		})
+	}
+}
+
+func ratio(b *testing.B, x, y Impl, c *Corpus, rd string) {
+	nx, cx := Capped(x, c, rd)
+	ny, cy := Capped(y, c, rd)
+	n, capped := min(nx, ny), cx || cy
+	if testing.Short() {
+		n, capped = min(n, shortPrefix(rd)), true
+	}
+	data := c.Data[:n]
+	wrap := readsByName(rd)
+	run := func(im Impl) (wall, cpu time.Duration) {
 		var s Sink
-		start := time.Now()
-		if err := im.Run(&readerN{r: bytes.NewReader(c.Data), n: 4096}, c, &s); err != nil {
+		c0, start := cpuNow(), time.Now()
+		if err := im.Run(wrap(bytes.NewReader(data)), c, &s); err != nil && !capped {
 			b.Fatal(err)
 		}
-		return time.Since(start)
+		return time.Since(start), cpuNow() - c0
 	}
-	b.SetBytes(2 * int64(len(c.Data)))
-	b.ReportAllocs()
-	ratios := make([]float64, 0, b.N)
+	walls := make([]float64, 0, b.N)
+	cpus := make([]float64, 0, b.N)
 	for i := range b.N {
-		var dec, pipe time.Duration
+		var wx, wy, cx, cy time.Duration
 		if i%2 == 0 {
-			dec = run(impls["ours-decoder"])
-			pipe = run(impls["ours-pipeline"])
+			wx, cx = run(x)
+			wy, cy = run(y)
 		} else {
-			pipe = run(impls["ours-pipeline"])
-			dec = run(impls["ours-decoder"])
+			wy, cy = run(y)
+			wx, cx = run(x)
 		}
-		ratios = append(ratios, float64(pipe)/float64(dec))
+		walls = append(walls, float64(wx)/float64(wy))
+		if cx > 0 && cy > 0 {
+			cpus = append(cpus, float64(cx)/float64(cy))
+		}
 	}
-	slices.Sort(ratios)
-	b.ReportMetric(ratios[len(ratios)/2], "pipeline-x")
+	slices.Sort(walls)
+	b.ReportMetric(walls[len(walls)/2], "x")
+	if len(cpus) > 0 {
+		slices.Sort(cpus)
+		b.ReportMetric(cpus[len(cpus)/2], "cpu-x")
+	}
+	b.ReportMetric(float64(n), "bytes")
 }

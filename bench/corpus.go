@@ -3,9 +3,12 @@ package bench
 // This file generates the corpora: the A2A token-streaming stream (about
 // 20,000 events with id lines, keep-alives, some multi-line data, a third of
 // the deltas with \uXXXX escapes and a consolidated last chunk over 64 KiB),
-// its CRLF and CR-only variants, and a large-event stream (100 events of
-// 256 KiB). Each comes with the events it must give, so that every
-// implementation can be checked event by event.
+// its CRLF and CR-only variants, the same stream with the event ids real
+// servers write (UUIDs as a2a-go's, Corti-style prefixed ones, none), a
+// large-event stream (100 events of 256 KiB) and a 10 MB consolidated answer
+// in one event. Each comes with the events it must give, so that every
+// implementation can be checked event by event. Everything is generated
+// from fixed seeds: the same bytes on every run.
 
 import (
 	"bytes"
@@ -42,7 +45,26 @@ type Corpus struct {
 	Answer, State string
 	// Features lists what the corpus exercises, for the matrix.
 	Features string
+	// RescanCap is the prefix, in bytes, that the peers which rescan an
+	// unfinished event (Impl.Rescans) read of this corpus with 1-byte
+	// reads, and RescanCap4K with 4 KiB reads; 0 means the whole corpus
+	// (see Capped).
+	RescanCap, RescanCap4K int
+	// CheckRead is the read size of the correctness check, 0 for 4 KiB:
+	// larger for a corpus whose one huge event the rescanning peers would
+	// take minutes to read 4 KiB at a time.
+	CheckRead int
 }
+
+// idStyle is the kind of SSE event ids a corpus carries.
+type idStyle int
+
+const (
+	idSeq      idStyle = iota // "id: 1234", a counter
+	idUUID                    // a2a-go's: a random UUIDv4, 36 characters
+	idPrefixed                // Corti-style: "task." and a UUIDv7, 41 characters
+	idNone                    // no id lines
+)
 
 const (
 	taskID = "task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"
@@ -52,13 +74,56 @@ const (
 
 // builder accumulates a stream with LF line ends.
 type builder struct {
-	buf     bytes.Buffer
-	c       *Corpus
-	rng     *rand.Rand
-	n       int
-	keep    int // a keep-alive every keep events (0: none)
-	split   int // a two-line data every split events (0: none)
-	escaped []bool
+	buf   bytes.Buffer
+	c     *Corpus
+	rng   *rand.Rand
+	n     int
+	keep  int // a keep-alive every keep events (0: none)
+	split int // a two-line data every split events (0: none)
+	ids   idStyle
+	idRng *rand.Rand // the ids' own source, so the texts stay those of idSeq
+}
+
+// uuid returns a UUID of the given version (4 or 7) in its 36-character
+// form, drawn from b.idRng; a version-7 one carries a millisecond clock that
+// starts at 2024-10-16 and moves 0–40 ms per event.
+func (b *builder) uuid(version int) string {
+	hi, lo := b.idRng.Uint64(), b.idRng.Uint64()
+	if version == 7 {
+		ms := uint64(0x0192f4c84e7c) + uint64(b.n)*20 + hi%20
+		hi = ms<<16 | hi&0xffff
+	}
+	hi = hi&^(0xf<<12) | uint64(version)<<12 // the version nibble
+	lo = lo&^(3<<62) | 2<<62                 // the RFC 9562 variant
+	const hex = "0123456789abcdef"
+	var out [36]byte
+	j := 0
+	for i := range 32 {
+		if i == 8 || i == 12 || i == 16 || i == 20 {
+			out[j] = '-'
+			j++
+		}
+		w := hi
+		if i >= 16 {
+			w = lo
+		}
+		out[j] = hex[w>>(60-4*(i%16))&0xf]
+		j++
+	}
+	return string(out[:])
+}
+
+// nextID returns the id of the event being added, "" for no id line.
+func (b *builder) nextID() string {
+	switch b.ids {
+	case idUUID:
+		return b.uuid(4)
+	case idPrefixed:
+		return "task." + b.uuid(7)
+	case idNone:
+		return ""
+	}
+	return strconv.Itoa(b.n)
 }
 
 // add writes one event whose data is the stream response payload.
@@ -67,8 +132,10 @@ func (b *builder) add(payload string, d Decoded) {
 	if b.keep > 0 && b.n%b.keep == 0 {
 		b.buf.WriteString(": keep-alive\n\n")
 	}
-	id := strconv.Itoa(b.n)
-	b.buf.WriteString("id: " + id + "\n")
+	id := b.nextID()
+	if id != "" {
+		b.buf.WriteString("id: " + id + "\n")
+	}
 	data := payload
 	if i := strings.IndexByte(payload, ':'); b.split > 0 && b.n%b.split == 0 && i > 0 {
 		// A line end is JSON whitespace: the joined lines still parse.
@@ -130,15 +197,17 @@ func (b *builder) status(state, msg, meta string) {
 		Decoded{Kind: "status", State: state, Text: msg})
 }
 
-// mainCorpus builds the A2A token-streaming corpus with LF line ends.
-func mainCorpus() *Corpus {
-	c := &Corpus{Name: "a2a", Features: "20k events, id lines, keep-alives, multi-line data, \\u escapes, a >64 KiB event"}
-	b := &builder{c: c, rng: rand.New(rand.NewPCG(1, 2)), keep: 50, split: 97}
+// mainCorpus builds the A2A token-streaming corpus with LF line ends:
+// about events events (20,000 in the benchmarks), with ids of
+// the given style. The texts do not depend on the ids.
+func mainCorpus(name, features string, events int, style idStyle) *Corpus {
+	c := &Corpus{Name: name, Features: features}
+	b := &builder{c: c, rng: rand.New(rand.NewPCG(1, 2)), keep: 50, split: 97, ids: style, idRng: rand.New(rand.NewPCG(7, 8))}
 	b.add(`{"task":{"id":"`+taskID+`","contextId":"`+ctxID+`","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-05-19T12:00:00Z"}}}`,
 		Decoded{Kind: "task", State: "TASK_STATE_WORKING"})
 	// Narration before a tool call, closed as intermediate thinking.
 	const think = "art.0192f4c8-6a9e-7f72-a35e-70c1ac6fbe84"
-	for i := range 2500 {
+	for i := range events / 8 {
 		b.delta(think, i == 0, i)
 	}
 	b.add(`{"artifactUpdate":{`+ids+`,"append":true,"lastChunk":true,"artifact":{"artifactId":"`+think+`","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`,
@@ -147,7 +216,7 @@ func mainCorpus() *Corpus {
 	// The answer, streamed until its text passes 64 KiB, then consolidated.
 	const answer = "art.0192f4c8-7bb0-7a83-b46f-81d2bd7acf95"
 	var text strings.Builder
-	for i := 0; b.n < 19996; i++ {
+	for i := 0; b.n < events-4; i++ {
 		text.WriteString(b.delta(answer, i == 0, i))
 	}
 	c.Answer = text.String()
@@ -159,14 +228,15 @@ func mainCorpus() *Corpus {
 	return c
 }
 
-// largeCorpus builds 100 events of 256 KiB each: one artifact streamed in
-// huge appends, then completed.
-func largeCorpus() *Corpus {
-	c := &Corpus{Name: "large", Features: "100 events of 256 KiB"}
+// largeCorpus builds events-1 artifact updates of 256 KiB each (100 events
+// in the benchmarks): one artifact streamed in huge appends, then
+// completed.
+func largeCorpus(events int) *Corpus {
+	c := &Corpus{Name: "large", Features: strconv.Itoa(events) + " events of 256 KiB", RescanCap: 64 << 10}
 	b := &builder{c: c, rng: rand.New(rand.NewPCG(3, 4))}
 	const art = "art.0192f4c8-7bb0-7a83-b46f-81d2bd7acf96"
 	var all strings.Builder
-	for i := range 99 {
+	for i := range events - 1 {
 		var t strings.Builder
 		for t.Len() < 256<<10-200 {
 			t.WriteString(plainWords[b.rng.IntN(len(plainWords))])
@@ -193,6 +263,40 @@ func largeCorpus() *Corpus {
 	return c
 }
 
+// answerCorpus builds a run whose answer arrives consolidated in one
+// artifact update of size bytes (10 MB in the benchmarks), between the
+// task and the final status, as an agent that does not stream tokens sends
+// it: text with line breaks, quotes and a few non-ASCII characters left
+// raw.
+func answerCorpus(size int) *Corpus {
+	c := &Corpus{Name: "answer10m", Features: "one " + strconv.Itoa(size>>20) + " MiB answer event", RescanCap: 64 << 10, RescanCap4K: 1 << 20, CheckRead: 256 << 10}
+	if size < 1<<20 {
+		c.Features = "one " + strconv.Itoa(size>>10) + " KiB answer event"
+	}
+	b := &builder{c: c, rng: rand.New(rand.NewPCG(5, 6))}
+	b.add(`{"task":{"id":"`+taskID+`","contextId":"`+ctxID+`","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-05-19T12:00:00Z"}}}`,
+		Decoded{Kind: "task", State: "TASK_STATE_WORKING"})
+	var t strings.Builder
+	t.Grow(size + 64)
+	for t.Len() < size {
+		t.WriteString(plainWords[b.rng.IntN(len(plainWords))])
+		switch b.rng.IntN(64) {
+		case 0:
+			t.WriteString(wideWords[b.rng.IntN(len(wideWords))])
+		case 1:
+			t.WriteString(`"quoted" `)
+		}
+	}
+	c.Answer = t.String()
+	const art = "art.0192f4c8-7bb0-7a83-b46f-81d2bd7acf97"
+	b.add(`{"artifactUpdate":{`+ids+`,"lastChunk":true,"artifact":{"artifactId":"`+art+`","parts":[{"text":"`+jsonString(c.Answer, false)+`"}]}}}`,
+		Decoded{Kind: "artifact", ArtifactID: art, Text: c.Answer, LastChunk: true})
+	b.status("TASK_STATE_COMPLETED", "", "")
+	c.State = "TASK_STATE_COMPLETED"
+	c.Data = b.buf.Bytes()
+	return c
+}
+
 // withLineEnds returns c with every LF line end replaced by eol (the data
 // carries no raw LF: JSON escapes it).
 func withLineEnds(c *Corpus, name, eol, feature string) *Corpus {
@@ -204,21 +308,43 @@ func withLineEnds(c *Corpus, name, eol, feature string) *Corpus {
 	return &v
 }
 
-var corpora = sync.OnceValue(func() []*Corpus {
-	m := mainCorpus()
+// buildCorpora builds every corpus; short shrinks them (2,000 token
+// events, 4 large events, a 512 KiB answer) for the correctness matrix in
+// CI.
+func buildCorpora(short bool) []*Corpus {
+	events, large, answer := 20000, 100, 10<<20
+	if short {
+		events, large, answer = 2000, 4, 512<<10
+	}
+	n := strconv.Itoa(events/1000) + "k events"
+	m := mainCorpus("a2a", n+", id lines, keep-alives, multi-line data, \\u escapes, a >64 KiB event", events, idSeq)
 	return []*Corpus{
 		m,
 		withLineEnds(m, "a2a-crlf", "\r\n", "CRLF line ends"),
 		withLineEnds(m, "a2a-cr", "\r", "CR-only line ends"),
-		largeCorpus(),
+		mainCorpus("uuid", "a2a with a2a-go's ids: UUIDv4, 36 characters", events, idUUID),
+		mainCorpus("prefixed", "a2a with Corti-style ids: task.<UUIDv7>, 41 characters", events, idPrefixed),
+		mainCorpus("noid", "a2a without id lines", events, idNone),
+		largeCorpus(large),
+		answerCorpus(answer),
 	}
-})
+}
 
-// Corpora returns the corpora, built once: "a2a", "a2a-crlf", "a2a-cr" and
-// "large".
+var (
+	corpora      = sync.OnceValue(func() []*Corpus { return buildCorpora(false) })
+	shortCorpora = sync.OnceValue(func() []*Corpus { return buildCorpora(true) })
+)
+
+// Corpora returns the corpora of the benchmarks, built once: "a2a",
+// "a2a-crlf", "a2a-cr", "uuid", "prefixed", "noid", "large" and
+// "answer10m".
 func Corpora() []*Corpus { return corpora() }
 
-// CorpusByName returns the corpus called name, or nil.
+// ShortCorpora returns the same corpora, smaller: 2,000 token events, 4
+// large events and a 512 KiB answer (the matrix in CI).
+func ShortCorpora() []*Corpus { return shortCorpora() }
+
+// CorpusByName returns the benchmark corpus called name, or nil.
 func CorpusByName(name string) *Corpus {
 	for _, c := range Corpora() {
 		if c.Name == name {

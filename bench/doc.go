@@ -3,14 +3,21 @@
 // for speed (the benchmarks of bench_test.go, summarised by
 // cmd/benchtable) and for correctness (Matrix, checked event by event).
 //
+// The corpora (Corpora) are those of the shapes real servers send: the
+// A2A token stream with short ids, its CRLF and CR-only variants, the same
+// stream with a2a-go's UUID ids, Corti-style prefixed ids and no ids, 100
+// events of 256 KiB, and a 10 MB answer in one event; each is read whole, 4
+// KiB at a time and 1 byte at a time. BenchmarkRatio judges the targets by
+// running the two sides of each in turn on the same input.
+//
 // It is its own module so that the peers it imports never reach the users
 // of a2astream.
 //
-//	cd bench && go run ./cmd/benchtable > RESULTS.md   # the full comparison (about 10 minutes)
+//	cd bench && go run ./cmd/benchtable -svg chart.svg > RESULTS.md   # the full comparison (about 15 minutes)
 //	cd bench && go test -short -run='^$' -bench=. -benchtime=1x ./...   # every body once, short inputs (CI)
-//	cd bench && go test -run=Matrix ./...        # the correctness matrix (CI)
+//	cd bench && go test -short ./...   # the correctness matrix on the corpora made small (CI)
 //
 // RESULTS.md holds the latest table, with the date and machine it came from;
 // -raw FILE also writes the benchmark lines it is made of (benchstat's
-// input).
+// input), -base DIR compares with the bench directory of another checkout.
 package bench

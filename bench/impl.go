@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 
 	ldes "github.com/launchdarkly/eventsource"
 	r3 "github.com/r3labs/sse/v2"
@@ -52,6 +53,10 @@ type Impl struct {
 	// its start after each read: quadratic in the event size with 1-byte
 	// reads (measured by BenchmarkOneByteEvent).
 	Rescans bool
+	// Core marks the implementations of the targets' comparisons, measured
+	// on every corpus; the other peers only on the corpora of
+	// PeerCorpora.
+	Core bool
 	// Note says how the implementation is configured.
 	Note string
 	Run  func(r io.Reader, c *Corpus, s *Sink) error
@@ -121,20 +126,20 @@ const bigLimit = 32 << 20 // the size limit given to peers that have one
 // limits.
 func Impls() []Impl {
 	return []Impl{
-		{Key: "ours-lexer", Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "sse.Reader", Run: runLexer},
-		{Key: "ours-decoder", Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "sse.Reader + parser.Decoder", Run: runLexerDecoder},
-		{Key: "ours-pipeline", Name: "a2astream pipeline", Level: LevelPipeline, Ours: true, Note: "reconstruct.Read to a Result", Run: runPipeline},
-		{Key: "gosse", Rescans: true, Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
+		{Key: "ours-lexer", Core: true, Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "sse.Reader", Run: runLexer},
+		{Key: "ours-decoder", Core: true, Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "sse.Reader + parser.Decoder", Run: runLexerDecoder},
+		{Key: "ours-pipeline", Core: true, Name: "a2astream pipeline", Level: LevelPipeline, Ours: true, Note: "reconstruct.Read to a Result", Run: runPipeline},
+		{Key: "gosse", Core: true, Rescans: true, Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
 		{Key: "gosse-default", Rescans: true, Name: "go-sse (default limit)", Level: LevelSSE, Note: "sse.Read, default 64 KB MaxEventSize", Run: runGoSSE(0)},
 		{Key: "r3labs", Rescans: true, Name: "r3labs/sse/v2", Level: LevelSSE, Note: "Client.SubscribeRaw over an in-memory transport, buffer 32 MiB", Run: runR3(bigLimit)},
 		{Key: "r3labs-default", Rescans: true, Name: "r3labs/sse/v2 (default limit)", Level: LevelSSE, Note: "default 64 KiB buffer", Run: runR3(0)},
 		{Key: "launchdarkly", Name: "launchdarkly/eventsource", Level: LevelSSE, Note: "Decoder.Decode", Run: runLD},
 		{Key: "scanner", Rescans: true, Name: "bufio.Scanner lines", Level: LevelSSE, Note: "ScanLines, 32 MiB buffer, data: lines joined", Run: runScanner},
-		{Key: "gosse-json", Rescans: true, Name: "go-sse + encoding/json", Level: LevelDecode, Note: "typed structs", Run: runGoSSEJSON},
-		{Key: "gosse-fastjson", Rescans: true, Name: "go-sse + fastjson", Level: LevelDecode, Note: "fastjson.Parser reused", Run: runGoSSEFastjson},
-		{Key: "fastjson-alone", Name: "fastjson payloads alone", Level: LevelDecode, Payloads: true, Note: "the events' data, pre-split, parsed as go-sse + fastjson does", Run: runFastjsonAlone},
+		{Key: "gosse-json", Core: true, Rescans: true, Name: "go-sse + encoding/json", Level: LevelDecode, Note: "typed structs", Run: runGoSSEJSON},
+		{Key: "gosse-fastjson", Core: true, Rescans: true, Name: "go-sse + fastjson", Level: LevelDecode, Note: "fastjson.Parser reused", Run: runGoSSEFastjson},
+		{Key: "fastjson-alone", Core: true, Name: "fastjson payloads alone", Level: LevelDecode, Payloads: true, Note: "the events' data, pre-split, parsed as go-sse + fastjson does", Run: runFastjsonAlone},
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
-		{Key: "limit-indexbyte", Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
+		{Key: "limit-indexbyte", Core: true, Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
 	}
 }
 
@@ -459,24 +464,34 @@ func payloads(c *Corpus) [][]byte {
 	return out
 }
 
-var payloadCache = map[*Corpus][][]byte{}
+var (
+	payloadMu    sync.Mutex
+	payloadCache = map[*Corpus][][]byte{}
+)
 
-// PreparePayloads splits out the payloads of every corpus for
+// payloadsOf returns the payloads of c, split out on the first call.
+func payloadsOf(c *Corpus) [][]byte {
+	payloadMu.Lock()
+	defer payloadMu.Unlock()
+	if payloadCache[c] == nil {
+		payloadCache[c] = payloads(c)
+	}
+	return payloadCache[c]
+}
+
+// PreparePayloads splits out the payloads of every benchmark corpus for
 // "fastjson payloads alone", outside any timing.
 func PreparePayloads() {
 	for _, c := range Corpora() {
-		if payloadCache[c] == nil {
-			payloadCache[c] = payloads(c)
-		}
+		payloadsOf(c)
 	}
 }
 
 func runFastjsonAlone(_ io.Reader, c *Corpus, s *Sink) error {
-	PreparePayloads()
 	var p fastjson.Parser
 	var text []byte
 	var err error
-	for _, d := range payloadCache[c] {
+	for _, d := range payloadsOf(c) {
 		if text, err = fastjsonDecode(&p, d, text, s); err != nil {
 			return err
 		}

@@ -17,8 +17,8 @@ type Verdict struct {
 	Detail string
 }
 
-// Check runs im on c, read in 4 KiB reads, and compares what it found with
-// what the corpus must give, event by event.
+// Check runs im on c, read in 4 KiB reads (Corpus.CheckRead when set), and
+// compares what it found with what the corpus must give, event by event.
 func Check(im Impl, c *Corpus) Verdict {
 	v := Verdict{Impl: im.Name, Corpus: c.Name}
 	if im.Level == LevelLimit {
@@ -26,7 +26,11 @@ func Check(im Impl, c *Corpus) Verdict {
 		return v
 	}
 	s := &Sink{Record: true}
-	err := im.Run(&readerN{r: bytes.NewReader(c.Data), n: 4096}, c, s)
+	n := 4096
+	if c.CheckRead > 0 {
+		n = c.CheckRead
+	}
+	err := im.Run(&readerN{r: bytes.NewReader(c.Data), n: n}, c, s)
 	switch im.Level {
 	case LevelSSE:
 		v.OK, v.Detail = compare(len(c.Events), len(s.SSE), func(i int) (string, bool) {
@@ -99,11 +103,12 @@ func clipD(d Decoded) Decoded {
 	return d
 }
 
-// Matrix checks every implementation on every corpus.
-func Matrix() []Verdict {
+// Matrix checks every implementation on every corpus of cs (Corpora or
+// ShortCorpora).
+func Matrix(cs []*Corpus) []Verdict {
 	var out []Verdict
 	for _, im := range Impls() {
-		for _, c := range Corpora() {
+		for _, c := range cs {
 			out = append(out, Check(im, c))
 		}
 	}
