@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -39,6 +40,52 @@ func BenchmarkAppendUnescaped(b *testing.B) {
 	bad := -1
 	for b.Loop() {
 		dst, bad = AppendUnescaped(dst[:0], benchEscaped, SurrogateWTF8)
+	}
+	require.Equal(b, -1, bad, "bad escape")
+}
+
+// longDoc returns an artifact update whose one text has about n bytes of
+// prose, every non-ASCII character written as a \u escape when escaped is
+// set, raw otherwise (the shapes of bench's large corpus).
+func longDoc(n int, escaped bool) []byte {
+	word := `dyspnea on exertion, café 血压 noted `
+	if escaped {
+		word = `dyspnea on exertion, caf\u00e9 \u8840\u538b \"noted\"\n`
+	}
+	return []byte(`{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"` +
+		strings.Repeat(word, n/len(word)+1) + `"}]}}}`)
+}
+
+// BenchmarkParseLongText measures Parse on a 256 KiB text delta, with raw
+// UTF-8 and with dense escapes: the string scan dominates.
+func BenchmarkParseLongText(b *testing.B) {
+	for _, escaped := range []bool{false, true} {
+		doc := longDoc(256<<10, escaped)
+		name := map[bool]string{false: "raw", true: "escaped"}[escaped]
+		b.Run(name, func(b *testing.B) {
+			var p Parser
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppendUnescapedLong measures the unescaper on the escaped 256
+// KiB text of BenchmarkParseLongText.
+func BenchmarkAppendUnescapedLong(b *testing.B) {
+	doc := longDoc(256<<10, true)
+	s := doc[bytes.Index(doc, []byte(`"text":"`))+8 : len(doc)-6]
+	var dst []byte
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	bad := -1
+	for b.Loop() {
+		dst, bad = AppendUnescaped(dst[:0], s, SurrogateWTF8)
 	}
 	require.Equal(b, -1, bad, "bad escape")
 }

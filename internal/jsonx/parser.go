@@ -15,6 +15,7 @@ package jsonx
 // middle of a character), which is what readers of this package expect.
 
 import (
+	"bytes"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -356,14 +357,20 @@ func (p *Parser) setKey(idx, start, end int, esc bool) {
 
 // string scans the string whose opening quote is at i and returns the
 // position after its closing quote and whether it holds an escape.
+//
+// It scans a word at a time, which suits keys, ids, deltas and texts dense
+// with escapes; once a word loop has gone longRun bytes without meeting a
+// special byte, the run is long, and it goes on with the vectorised
+// bytes.IndexByte: the closing quote is searched once (again only after an
+// escape consumed it, \"), then the next backslash before it, and the run
+// between them is checked for control characters sixteen bytes at a time.
+// Every byte is searched once either way.
 func (p *Parser) string(i int) (int, bool) {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
+	const longRun = 64
 	d := p.data
 	base := unsafe.Pointer(unsafe.SliceData(d))
 	esc := false
+	q := -1 // the next quote at or after i, once searched
 	i++
 	for {
 		// Eight bytes at a time: a byte of the word is below 0x20, a quote
@@ -372,7 +379,26 @@ func (p *Parser) string(i int) (int, bool) {
 		// mark is exact. The loop condition keeps the word inside d, which
 		// lets the load skip the bounds checks that cost a third of the
 		// loop.
-		for i+8 <= len(d) {
+		for limit := i + longRun; i+8 <= len(d); {
+			if i >= limit {
+				// A long run: up to the next backslash or the quote.
+				if q < i {
+					k := bytes.IndexByte(d[i:], '"')
+					if k < 0 {
+						return p.stringTail(i, esc)
+					}
+					q = i + k
+				}
+				end := q
+				if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
+					end = i + k
+				}
+				if c := ctrlIndex(d[i:end]); c >= 0 {
+					return p.fail(i + c), esc
+				}
+				i = end
+				break
+			}
 			x := load64((*[8]byte)(unsafe.Add(base, i)))
 			quote := x ^ ('"' * ones)
 			slash := x ^ ('\\' * ones)
@@ -405,6 +431,54 @@ func (p *Parser) string(i int) (int, bool) {
 			return p.fail(len(d)), esc
 		}
 	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// stringTail scans a string that has no closing quote after i, byte by
+// byte, and fails at its first offending byte: a control character, a bad
+// escape, or the end of the input.
+func (p *Parser) stringTail(i int, esc bool) (int, bool) {
+	d := p.data
+	for i < len(d) {
+		switch c := d[i]; {
+		case c < 0x20:
+			return p.fail(i), esc
+		case c == '\\':
+			esc = true
+			if i = p.escape(i); p.bad >= 0 {
+				return i, esc
+			}
+		default:
+			i++
+		}
+	}
+	return p.fail(len(d)), esc
+}
+
+// ctrlIndex returns the index of the first byte of b below 0x20, or -1.
+// Sixteen bytes at a time: a byte below 0x20 is the only one whose high
+// bit subtracting 0x20 sets and that did not have it; a borrow only marks
+// bytes above a marked one, and the run is then searched byte by byte.
+func ctrlIndex(b []byte) int {
+	base := unsafe.Pointer(unsafe.SliceData(b))
+	i := 0
+	for ; i+16 <= len(b); i += 16 {
+		x := load64((*[8]byte)(unsafe.Add(base, i)))
+		y := load64((*[8]byte)(unsafe.Add(base, i+8)))
+		if ((x-0x20*ones)&^x|(y-0x20*ones)&^y)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
 }
 
 // load64 reads eight bytes as a little-endian word, which the compiler

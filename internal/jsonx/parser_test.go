@@ -135,38 +135,43 @@ type scanResult struct {
 // TestStringScan compares the word-at-a-time string scan with a byte loop,
 // for every special byte or escape at every offset of strings of up to 40
 // bytes: the same end, the same escape flag, the same failure position.
-func TestStringScan(t *testing.T) {
-	naive := func(data []byte) (end int, esc bool, bad int) {
-		for i := 1; i < len(data); i++ {
-			switch c := data[i]; {
-			case c == '"':
-				return i + 1, esc, -1
-			case c < 0x20:
-				return 0, esc, i
-			case c == '\\':
-				esc = true
-				switch {
-				case i+1 >= len(data):
-					return 0, esc, len(data)
-				case bytes.IndexByte([]byte(`"\\/bfnrt`), data[i+1]) >= 0:
-					i++
-				case data[i+1] == 'u':
-					for k := 2; k < 6; k++ {
-						if i+k >= len(data) {
-							return 0, esc, len(data)
-						}
-						if _, ok := unhex(data[i+k]); !ok {
-							return 0, esc, i
-						}
+// naiveString scans the string whose quote opens data, byte by byte, as
+// RFC 8259 reads it: the position after its closing quote, whether it holds
+// an escape, and the first offending byte (-1 when none).
+func naiveString(data []byte) (end int, esc bool, bad int) {
+	for i := 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, esc, -1
+		case c < 0x20:
+			return 0, esc, i
+		case c == '\\':
+			esc = true
+			switch {
+			case i+1 >= len(data):
+				return 0, esc, len(data)
+			case bytes.IndexByte([]byte(`"\\/bfnrt`), data[i+1]) >= 0:
+				i++
+			case data[i+1] == 'u':
+				for k := 2; k < 6; k++ {
+					if i+k >= len(data) {
+						return 0, esc, len(data)
 					}
-					i += 5
-				default:
-					return 0, esc, i
+					if _, ok := unhex(data[i+k]); !ok {
+						return 0, esc, i
+					}
 				}
+				i += 5
+			default:
+				return 0, esc, i
 			}
 		}
-		return 0, esc, len(data)
 	}
+	return 0, esc, len(data)
+}
+
+func TestStringScan(t *testing.T) {
+	naive := naiveString
 	fillers := []string{"a", "\x7f", "\x80", "\xe2", "\xff", " ", "!", "#", "[", "]"}
 	specials := []string{`"`, `\`, "\x00", "\x1f", "\n", `\n`, `\"`, `\u00e9`, `\u12`, `\q`}
 	for n := 0; n <= 40; n++ {
@@ -188,6 +193,48 @@ func TestStringScan(t *testing.T) {
 							got.Escaped, want.Escaped = false, false
 						}
 						require.Equal(t, want, got, "string(%q)", data)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStringScanLong checks the scan of long strings, whose runs without
+// a special byte reach the IndexByte path, against naiveString: one or two
+// special bytes (a quote, a backslash, control characters, good and bad
+// escapes) at positions around the run lengths where the scan changes
+// path, with and without a closing quote.
+func TestStringScanLong(t *testing.T) {
+	fillers := []string{"a", "\xe2\x80\x94", "\x7f"}
+	specials := []string{`"`, "\x00", "\x1f", `\n`, `\"`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\q`, `\`}
+	positions := []int{0, 1, 7, 8, 9, 55, 56, 63, 64, 65, 71, 72, 73, 127, 128, 129, 200, 257}
+	for _, n := range []int{60, 64, 72, 130, 300} {
+		for _, fill := range fillers {
+			for _, sp := range specials {
+				for _, at := range positions {
+					for _, second := range []string{"", "\x01", `\q`, `\"`, `\t`} {
+						if at > n {
+							continue
+						}
+						in := `"` + strings.Repeat(fill, at) + sp + strings.Repeat(fill, n-at)
+						if second != "" {
+							in += second + strings.Repeat("b", 90)
+						}
+						for _, tail := range []string{`"`, `x"`, ``} {
+							data := []byte(in + tail)
+							p := Parser{data: data, bad: -1, validate: true}
+							end, esc := p.string(0)
+							wantEnd, wantEsc, wantBad := naiveString(data)
+							if p.bad >= 0 {
+								end = 0
+							}
+							got, want := scanResult{end, esc, p.bad}, scanResult{wantEnd, wantEsc, wantBad}
+							if wantBad >= 0 {
+								got.Escaped, want.Escaped = false, false
+							}
+							require.Equal(t, want, got, "string(%q)", data)
+						}
 					}
 				}
 			}
