@@ -520,6 +520,12 @@ func (r *Run) Wait() (*reconstruct.Result, error) {
 // readSize is the size of the reads from a connection.
 const readSize = 32 << 10
 
+// feedSize is the most of a read handed to the Stream at once: its lexer
+// makes room for all of a write, so a 32 KiB read written whole would
+// grow its buffer to 64 KiB for events of a few hundred bytes; in 2 KiB
+// pieces the buffer stays sized by the events.
+const feedSize = 2 << 10
+
 // readBufs holds the read buffers of runs that ended, so that a program
 // making many runs does not allocate one per run.
 var readBufs = sync.Pool{New: func() any { return new([readSize]byte) }}
@@ -625,18 +631,22 @@ func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) b
 					return &teeError{terr}, true
 				}
 			}
-			if _, werr := r.s.Write(buf[:n]); werr != nil {
-				return werr, true
-			}
-			if !r.drain(yield) {
-				return nil, false
-			}
-			if r.s.Done() {
-				if err == nil {
-					// The body may not have ended yet.
-					r.finish()
+			for p := buf[:n]; len(p) > 0; {
+				k := min(len(p), feedSize)
+				if _, werr := r.s.Write(p[:k]); werr != nil {
+					return werr, true
 				}
-				return nil, true
+				p = p[k:]
+				if !r.drain(yield) {
+					return nil, false
+				}
+				if r.s.Done() {
+					if err == nil {
+						// The body may not have ended yet.
+						r.finish()
+					}
+					return nil, true
+				}
 			}
 		} else if err == nil {
 			if empty++; empty >= maxEmptyReads {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -228,4 +229,77 @@ func TestClientAllocsPerEvent(t *testing.T) {
 	assert.Less(t, short/float64(nShort), 1.0, "allocations per event, %d events", nShort)
 	assert.Less(t, long/float64(nLong), 1.0, "allocations per event, %d events", nLong)
 	assert.LessOrEqual(t, long-short, 10.0, "allocations of %d events more", nLong-nShort)
+}
+
+// chunkBody is a response body that hands out data in reads of at most
+// size bytes.
+type chunkBody struct {
+	data []byte
+	size int
+}
+
+func (b *chunkBody) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), b.size)], b.data)
+	b.data = b.data[n:]
+	if len(b.data) == 0 {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (b *chunkBody) Close() error { return nil }
+
+// chunkTransport answers every request with data in reads of at most size
+// bytes.
+type chunkTransport struct {
+	data []byte
+	size int
+}
+
+func (t chunkTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	return &http.Response{
+		StatusCode: http.StatusOK,
+		Header:     http.Header{"Content-Type": {"text/event-stream"}},
+		Body:       &chunkBody{data: t.data, size: t.size},
+		Request:    req,
+	}, nil
+}
+
+// TestClientReadSizeKeepsBuffersSmall reads a run of small events in
+// reads of 512 bytes and in reads of 32 KiB (a body that arrived at
+// once): the run allocates no more bytes with the large reads than with
+// the small ones, 16 KiB aside, so that its buffers are sized by its
+// events and not by what the transport hands out at once.
+func TestClientReadSizeKeepsBuffersSmall(t *testing.T) {
+	events, answer := tokenStream(300)
+	data := bytes.Join(events, nil)
+	allocated := func(size int) uint64 {
+		c := &httpstream.Client{BaseURL: "http://agent.test/a2a", HTTP: &http.Client{Transport: chunkTransport{data, size}}}
+		read := func() {
+			run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+			require.NoError(t, err)
+			res, err := run.Wait()
+			require.NoError(t, err)
+			require.Equal(t, answer, string(res.Answer.Text()))
+		}
+		read()
+		const runs = 20
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range runs {
+			read()
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / runs
+	}
+	small, large := allocated(512), allocated(32<<10)
+	t.Logf("bytes allocated per run of %d bytes: %d with 512-byte reads, %d with 32 KiB reads", len(data), small, large)
+	assert.LessOrEqual(t, large, small+16<<10)
 }
