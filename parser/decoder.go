@@ -113,6 +113,9 @@ type Decoder struct {
 	textStart, textEnd int
 	// shape is the last text delta, kept for reuse (shape.go).
 	shape shape
+	// inPlace is set during DecodeInPlace: texts are unescaped over their
+	// own bytes in the data.
+	inPlace bool
 }
 
 type pathSeg struct {
@@ -162,6 +165,20 @@ func (d *Decoder) Reset() {
 func (d *Decoder) Decode(f *sse.Frame) (*Event, error) {
 	d.offset, d.seq, d.id = f.Offset, f.Seq, f.ID
 	return d.decode(f.Data, docStream)
+}
+
+// DecodeInPlace is Decode for a caller that owns f.Data and does not read
+// it again: the text of a text part that holds escapes is unescaped in
+// f.Data itself, over its JSON string, rather than into the Decoder's
+// buffer. For a large text, such as an answer consolidated in one event,
+// that saves a buffer as large as the text. The bytes of f.Data inside the
+// strings of those texts are changed; nothing else is. The Event is the
+// one Decode would return.
+func (d *Decoder) DecodeInPlace(f *sse.Frame) (*Event, error) {
+	d.inPlace = true
+	ev, err := d.Decode(f)
+	d.inPlace = false
+	return ev, err
 }
 
 type docKind uint8
@@ -769,7 +786,11 @@ func (d *Decoder) part(v jsonx.Value, p *Part) error {
 				d.texts++
 				d.textStart, d.textEnd = f.Pos, f.Pos+len(f.Value.Raw())
 			}
-			p.Text, err = d.str(f)
+			if d.inPlace && d.kindOf(f) == '"' {
+				p.Text = d.unescapeInPlace(f.Value)
+			} else {
+				p.Text, err = d.str(f)
+			}
 			if err == nil && p.Text == nil {
 				p.Text = []byte{}
 			}
@@ -1018,6 +1039,21 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 		return nil, d.fail(v.Pos()+1+bad, ErrInvalidJSON)
 	}
 	return d.text[first:len(d.text):len(d.text)], nil
+}
+
+// unescapeInPlace returns the text of the string v, for DecodeInPlace:
+// when it has an escape, unescaped over its own bytes in the data. The
+// unescaped bytes are never more than the raw ones, and each is written
+// after the raw bytes it comes from are read, so the raw string's span
+// holds them; the bytes after them in the span are left as they were. The
+// parser checked every escape before anything is read.
+func (d *Decoder) unescapeInPlace(v jsonx.Value) []byte {
+	raw, esc := v.Contents()
+	if !esc {
+		return raw
+	}
+	text, _ := jsonx.AppendUnescaped(raw[:0:len(raw)], raw, jsonx.SurrogateWTF8)
+	return text[:len(text):len(text)]
 }
 
 // boolean reads the bool member f; null means false.

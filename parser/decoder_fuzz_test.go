@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
@@ -32,7 +33,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	sentinels := []error{ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue, ErrNoPayload, ErrTwoPayloads, ErrLegacyShape}
 	other := &sse.Frame{Data: []byte(`{"artifactUpdate":{"taskId":"zzzzzzzz","artifact":{"parts":[{"text":"\n\n\n\n\n\n\n\n"},{"raw":"////"}]},"metadata":{"$usage":{"model":"\u0000\u0000"}}}}`)}
-	var d Decoder
+	var d, inPlace Decoder
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 1<<16 {
 			return
@@ -72,6 +73,15 @@ func FuzzDecode(f *testing.F) {
 		}
 		if again := fmt.Sprintf("%+v", *ev); again != first {
 			require.Failf(t, "second decode differs", "first:\n%s\nsecond:\n%s", first, again)
+		}
+		// Decoding in place, over a copy of the data, gives the same
+		// event.
+		ev, err = inPlace.DecodeInPlace(&sse.Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: bytes.Clone(data)})
+		if err != nil {
+			require.NoError(t, err, "DecodeInPlace")
+		}
+		if got := fmt.Sprintf("%+v", *ev); got != first {
+			require.Failf(t, "DecodeInPlace differs", "Decode:\n%s\nDecodeInPlace:\n%s", first, got)
 		}
 	})
 }

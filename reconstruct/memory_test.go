@@ -165,3 +165,76 @@ func TestResultKeepsOnlyItsOwn(t *testing.T) {
 		})
 	}
 }
+
+// peakReader is the input of a run whose live heap is sampled: before each
+// read it collects garbage and records the live heap, so that the peak is
+// that of the buffers in use between two reads (the lexer's, holding the
+// event read so far, the decoder's and the Result's), whatever the timing.
+type peakReader struct {
+	r    *bytes.Reader
+	base uint64
+	peak uint64
+}
+
+func (p *peakReader) Read(b []byte) (int, error) {
+	p.sample()
+	return p.r.Read(b)
+}
+
+func (p *peakReader) sample() {
+	if h := heapAfterGC(); h > p.base {
+		p.peak = max(p.peak, h-p.base)
+	}
+}
+
+// oneEventRun returns a run whose answer comes in one event of size bytes
+// of text (a consolidating close without deltas), and that event's size.
+func oneEventRun(size int) ([]byte, int) {
+	big := "id: " + uuid(2) + "\ndata: " + completion("a", text2(proseText(size))) + "\n\n"
+	in := "id: " + uuid(1) + "\ndata: " + task("TASK_STATE_WORKING") + "\n\n" + big +
+		"id: " + uuid(3) + "\ndata: " + status("TASK_STATE_COMPLETED", "", "") + "\n\n"
+	return []byte(in), len(big)
+}
+
+// The live heap of a run with one 10 MB event peaks under three times the
+// event: its bytes in the lexer's buffer, its text unescaped by the
+// decoder, and the Result's copy, with no spare room nor second copy.
+func TestPeakHeapOneLargeEvent(t *testing.T) {
+	in, event := oneEventRun(10_000_000)
+	t.Run("Read", func(t *testing.T) {
+		p := &peakReader{r: bytes.NewReader(in)}
+		p.base = heapAfterGC()
+		res, err := reconstruct.Read(p, nil)
+		require.NoError(t, err)
+		p.sample()
+		require.Len(t, res.Answer.Text(), 10_000_000)
+		t.Logf("peak live heap %d for an event of %d bytes: %.2fx", p.peak, event, float64(p.peak)/float64(event))
+		assert.LessOrEqual(t, float64(p.peak), 3.0*float64(event), "peak live heap")
+		runtime.KeepAlive(res)
+	})
+	t.Run("Stream", func(t *testing.T) {
+		p := &peakReader{r: bytes.NewReader(in)}
+		p.base = heapAfterGC()
+		s := reconstruct.NewStream(nil)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := p.Read(buf)
+			if n > 0 {
+				_, werr := s.Write(buf[:n])
+				require.NoError(t, werr)
+				for s.Next() {
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		require.NoError(t, s.Close())
+		p.sample()
+		require.Len(t, s.Result().Answer.Text(), 10_000_000)
+		t.Logf("peak live heap %d for an event of %d bytes: %.2fx", p.peak, event, float64(p.peak)/float64(event))
+		assert.LessOrEqual(t, float64(p.peak), 3.0*float64(event), "peak live heap")
+		runtime.KeepAlive(s)
+	})
+	runtime.KeepAlive(in)
+}

@@ -139,7 +139,9 @@ func (s *Stream) Next() bool {
 func (s *Stream) read() bool {
 	for s.lx.Next() {
 		f := s.lx.Frame()
-		ev, err := s.dec.Decode(f)
+		// The frame's data is the lexer's, which nothing reads after
+		// the event is applied: its texts are unescaped in place.
+		ev, err := s.dec.DecodeInPlace(f)
 		if err == nil && s.repeatable && s.dec.SameEnvelope() && s.red.repeat(f, ev) {
 			// Its one update, if any, is handed out at once.
 			if len(s.red.Pending()) > 0 {
