@@ -20,6 +20,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -101,7 +102,12 @@ type Decoder struct {
 	artifacts []Artifact
 	messages  []Message
 	strs      [][]byte
-	maxData   int
+	// maxData, maxText and maxParts are the most data, text and parts
+	// an event used since the last Reset, which tells Reset what to
+	// keep; bigData is the largest data the parser has read since it was
+	// made.
+	maxData, maxText, maxParts int
+	bigData                    int
 
 	// path names the member being decoded, for errors.
 	path  [maxPath]pathSeg
@@ -126,28 +132,42 @@ type pathSeg struct {
 // NewDecoder returns a new Decoder.
 func NewDecoder() *Decoder { return new(Decoder) }
 
-// Reset forgets the last event and releases buffers that grew beyond 1 MiB
-// (for a large event), so that a pooled Decoder does not pin them.
+// Reset forgets the last event, and the data it was decoded from, so that
+// the Decoder can read another stream. It keeps the buffers it grew when
+// the stream since the last Reset needed them, so that a Decoder reused for
+// streams alike allocates nothing per stream, large events included; a
+// buffer larger than 1 MiB that this stream used less than half of, grown
+// for an earlier stream's large event, is released, so that a pooled
+// Decoder keeps a spike's buffers for one more stream at most.
 func (d *Decoder) Reset() {
 	d.ev = Event{}
 	d.data, d.id = nil, nil
-	if d.maxData > retainLimit {
-		d.p = jsonx.Parser{}
+	if d.bigData > retainLimit && d.maxData < d.bigData/2 {
+		d.p, d.bigData = jsonx.Parser{}, 0
 	}
-	if cap(d.text) > retainLimit {
+	d.p.Forget()
+	if spare(cap(d.text), max(d.maxText, len(d.text))) {
 		d.text = nil
 	}
-	if cap(d.parts) > retainLimit/64 {
+	d.text = d.text[:0]
+	if spare(cap(d.parts)*int(unsafe.Sizeof(Part{})), max(d.maxParts, len(d.parts))*int(unsafe.Sizeof(Part{}))) {
 		d.parts = nil
 	}
+	clear(d.fields[:cap(d.fields)])
 	d.fields = d.fields[:0]
 	clear(d.parts[:cap(d.parts)])
 	clear(d.artifacts[:cap(d.artifacts)])
 	clear(d.messages[:cap(d.messages)])
 	clear(d.strs[:cap(d.strs)])
-	d.maxData = 0
+	d.path, d.depth = [maxPath]pathSeg{}, 0
+	d.maxData, d.maxText, d.maxParts = 0, 0, 0
 	d.shape.forget()
 }
+
+// spare reports whether a buffer of size bytes, of which the stream since
+// the last Reset used at most used, is one that Reset releases: larger than
+// retainLimit and less than half used.
+func spare(size, used int) bool { return size > retainLimit && used < size/2 }
 
 // Decode decodes the data of frame f, one A2A stream response of either
 // binding, into an Event.
@@ -204,6 +224,7 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 	}
 	d.clearEvent()
 	d.texts, d.shape.cur = 0, 0
+	d.maxText, d.maxParts = max(d.maxText, len(d.text)), max(d.maxParts, len(d.parts))
 	d.text = d.text[:0]
 	d.parts = d.parts[:0]
 	d.artifacts = d.artifacts[:0]
@@ -213,6 +234,7 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 	d.depth = 0
 	d.data = data
 	d.maxData = max(d.maxData, len(data))
+	d.bigData = max(d.bigData, len(data))
 
 	root, err := d.p.Parse(data)
 	if err != nil {

@@ -3,6 +3,9 @@
 package parser
 
 import (
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/a2astream/a2astream/parser/sse"
@@ -64,4 +67,65 @@ func TestDecodeAllocsNewShapes(t *testing.T) {
 	}
 	decodeBoth()
 	assert.Zero(t, testing.AllocsPerRun(100, decodeBoth), "Decode allocations per two deltas")
+}
+
+// bigTextEvent returns an artifact update whose one text part holds about
+// size bytes, with escapes.
+func bigTextEvent(size int, last bool) []byte {
+	line := `The patient reports a \"dry\" cough; no fever.\n` // 48 bytes
+	return []byte(`{"artifactUpdate":{"taskId":"task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62","append":` + strconv.FormatBool(!last) +
+		`,"lastChunk":` + strconv.FormatBool(last) + `,"artifact":{"artifactId":"art.0192f4c8-6a9e-7f72-a35e-70c1ac6fbe84","parts":[{"text":"` +
+		strings.Repeat(line, size/len(line)) + `"}]}}}`)
+}
+
+// A Decoder reused with Reset for one stream after another of the same
+// kind allocates nothing per stream, large events included: Reset keeps the
+// buffers that the stream before it needed.
+func TestDecoderReuseAllocs(t *testing.T) {
+	status := []byte(`{"statusUpdate":{"taskId":"task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62","status":{"state":"TASK_STATE_COMPLETED","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"Done \u2014 \"ok\""}]}}}}`)
+	var quarter [][]byte
+	for i := range 8 {
+		quarter = append(quarter, bigTextEvent(256<<10, i == 7))
+	}
+	for _, tt := range []struct {
+		name   string
+		events [][]byte
+	}{
+		{"256 KiB events", append(quarter, status)},
+		{"one 10 MB event", [][]byte{bigTextEvent(10_000_000, true), status}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var d Decoder
+			stream := func() {
+				d.Reset()
+				for i, data := range tt.events {
+					if _, err := d.Decode(&sse.Frame{Seq: int64(i + 1), Data: data}); err != nil {
+						require.NoError(t, err)
+					}
+				}
+			}
+			stream()
+			allocs := testing.AllocsPerRun(3, stream)
+			assert.Zero(t, allocs, "allocations per stream of a reused Decoder")
+		})
+	}
+}
+
+// A Decoder after Reset keeps nothing of the data it decoded: a pooled
+// Decoder does not keep the buffer of the last frame (a lexer's) alive.
+func TestDecoderResetKeepsNoData(t *testing.T) {
+	var d Decoder
+	data := bigTextEvent(8<<20, true)
+	_, err := d.Decode(&sse.Frame{Seq: 1, Data: data})
+	require.NoError(t, err)
+	d.Reset()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	runtime.KeepAlive(data) // alive until here
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	assert.Greater(t, int64(before.HeapAlloc)-int64(after.HeapAlloc), int64(8<<20)*9/10, "heap freed with the frame's data")
+	runtime.KeepAlive(&d)
 }

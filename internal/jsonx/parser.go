@@ -717,3 +717,15 @@ func ParseFloat(b []byte) (float64, bool) {
 	f, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
 	return f, err == nil
 }
+
+// Forget drops what the parser holds of the input of the last Parse (the
+// input itself and the root's keys), keeping its buffers for the next
+// Parse: a parser kept for reuse then keeps no input alive. The Values and
+// Fields of the last Parse must not be used after it.
+func (p *Parser) Forget() {
+	p.data = nil
+	clear(p.root[:cap(p.root)])
+	p.root = p.root[:0]
+	clear(p.path[:cap(p.path)])
+	p.path = p.path[:0]
+}
