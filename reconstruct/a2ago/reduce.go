@@ -1,0 +1,161 @@
+package a2ago
+
+import (
+	"encoding/json"
+	"errors"
+	"iter"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
+	"github.com/a2astream/a2astream/reconstruct"
+)
+
+// Reduce rebuilds the run that seq streams, the iterator that a2a-go's
+// client returns from SendStreamingMessage or SubscribeToTask, with the
+// rules of reconstruct.Reducer, and returns its Result and error
+// (Result.Err).
+//
+// The error is nil when the run reached a terminal or interrupted state or
+// was a direct message reply. A sequence that ends before that, with no
+// error or with a transport error, is a *reconstruct.TruncatedError: its
+// TaskID is the task to subscribe to again (a2a-go's client gives no SSE
+// ids, so LastEventID is ""), its Cause the transport error. An error that
+// is a2a-go's protocol error (an *a2a.Error, or one of a2a's error
+// sentinels, such as the server's error sent inside the stream) ends the
+// run as the server's error does on the byte path: a
+// *reconstruct.EventError matching reconstruct.ErrServer, whose
+// *parser.APIError holds what a2a-go kept of it (see [APIError]). An event
+// that cannot be converted ends the run with the converter's error (see
+// [Converter.Event]). Everything received before an error stays in the
+// Result.
+//
+// The Result equals the one that reconstruct.Read gives for the bytes that
+// a2a-go's server wrote for the same events, except for what the a2a-go
+// client does not hand on: Result.LastEventID is "", and a Diagnostic's
+// Where has the event's ordinal (Seq) but no byte offset (-1) nor SSE id.
+func Reduce(seq iter.Seq2[a2a.Event, error], opts *reconstruct.Options) (*reconstruct.Result, error) {
+	var d driver
+	d.r.Reset(opts)
+	d.run(seq, nil)
+	return d.r.Result(), d.r.Err()
+}
+
+// Updates is Reduce as an iterator of the live updates, the same updates
+// that reconstruct.Updates gives on the byte path, ending with the
+// UpdateDone. When the run ended with an error, the iterator yields it once
+// more, last, with a zero Update. The updates' views are valid only until
+// the iteration continues. Stopping the iteration stops ranging over seq,
+// which makes a2a-go's client close its connection.
+func Updates(seq iter.Seq2[a2a.Event, error], opts *reconstruct.Options) iter.Seq2[reconstruct.Update, error] {
+	return func(yield func(reconstruct.Update, error) bool) {
+		var d driver
+		d.r.Reset(opts)
+		each := func() bool {
+			for _, u := range d.r.Pending() {
+				if !yield(u, nil) {
+					return false
+				}
+			}
+			return true
+		}
+		if !d.run(seq, each) {
+			return
+		}
+		if err := d.r.Err(); err != nil {
+			yield(reconstruct.Update{}, err)
+		}
+	}
+}
+
+// driver applies the events of a sequence to a Reducer.
+type driver struct {
+	r     reconstruct.Reducer
+	c     Converter
+	frame sse.Frame
+}
+
+// run applies seq's events in order and finishes the run, calling each
+// (when not nil) after every step that may have left updates; it reports
+// false when each did.
+func (d *driver) run(seq iter.Seq2[a2a.Event, error], each func() bool) bool {
+	var n int64
+	var cause error
+	for ev, err := range seq {
+		n++
+		// The frame locates the event in diagnostics and errors: its
+		// ordinal, no byte offset, no SSE id.
+		d.frame = sse.Frame{Offset: -1, Seq: n}
+		if err != nil {
+			api := APIError(err)
+			if api == nil {
+				cause = err
+				break
+			}
+			d.r.Apply(&d.frame, &parser.Event{Kind: parser.KindError, Err: api})
+		} else if pe, cerr := d.c.Event(ev, n); cerr != nil {
+			d.r.Fail(cerr)
+		} else {
+			d.r.Apply(&d.frame, pe)
+		}
+		if each != nil && !each() {
+			return false
+		}
+		if d.r.Err() != nil {
+			// Nothing more can change the run.
+			break
+		}
+	}
+	d.r.Finish(0, cause)
+	return each == nil || each()
+}
+
+// protocolErrors are a2a-go's error sentinels: an error that matches one
+// came from the server (or from a2a-go's own check of what it sent).
+var protocolErrors = []error{
+	a2a.ErrParseError, a2a.ErrInvalidRequest, a2a.ErrMethodNotFound,
+	a2a.ErrInvalidParams, a2a.ErrInternalError, a2a.ErrServerError,
+	a2a.ErrTaskNotFound, a2a.ErrTaskNotCancelable,
+	a2a.ErrPushNotificationNotSupported, a2a.ErrUnsupportedOperation,
+	a2a.ErrUnsupportedContentType, a2a.ErrInvalidAgentResponse,
+	a2a.ErrExtendedCardNotConfigured, a2a.ErrExtensionSupportRequired,
+	a2a.ErrVersionNotSupported, a2a.ErrUnauthenticated, a2a.ErrUnauthorized,
+}
+
+// APIError returns the *parser.APIError for err when err is a2a-go's
+// protocol error (an *a2a.Error, or an error matching one of a2a's
+// sentinels such as a2a.ErrTaskNotFound), and nil otherwise (a transport
+// error, a cancellation). a2a-go's client keeps only part of the server's
+// error: the APIError has the Message, the ErrorInfo Reason that a2a-go
+// maps the error to (such as "TASK_NOT_FOUND"), the Domain
+// a2a-protocol.org, and as Details the JSON of the *a2a.Error's Details
+// map; it has no Binding, RPCID, Code or Status, which a2a-go drops.
+func APIError(err error) *parser.APIError {
+	var ae *a2a.Error
+	if !errors.As(err, &ae) {
+		known := false
+		for _, s := range protocolErrors {
+			if errors.Is(err, s) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return nil
+		}
+	}
+	api := &parser.APIError{
+		Message: err.Error(),
+		Reason:  a2a.ErrorReason(err),
+		Domain:  a2a.ProtocolDomain,
+	}
+	if ae != nil {
+		api.Message = ae.Error()
+		if len(ae.Details) > 0 {
+			if b, jerr := json.Marshal(ae.Details); jerr == nil {
+				api.Details = b
+			}
+		}
+	}
+	return api
+}
