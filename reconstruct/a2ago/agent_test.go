@@ -54,6 +54,7 @@ const (
 	runFailed        = "failed"
 	runCut           = "cut"   // the connection drops before a final state
 	runError         = "error" // the executor fails with an error
+	runLong          = "long"  // completed, with an answer 10 times as long
 )
 
 var units = map[string]citations.Unit{"codepoints": citations.CodePoints, "bytes": citations.Bytes, "utf16": citations.UTF16}
@@ -142,8 +143,12 @@ func script(ec *a2asrv.ExecutorContext, run string, unit citations.Unit) []a2a.E
 		ev := &a2a.TaskStatusUpdateEvent{TaskID: ec.TaskID, ContextID: ec.ContextID, Status: a2a.TaskStatus{State: state, Message: msg}, Metadata: meta}
 		evs = append(evs, ev)
 	}
+	answerText := answerText
+	if run == runLong {
+		answerText = strings.Repeat(answerText, 10)
+	}
 	switch run {
-	case runCompleted:
+	case runCompleted, runLong:
 		stream(thinkingID, thinkingText)
 		closeThinking(thinkingID)
 		status(a2a.TaskStateWorking, narration, nil)

@@ -57,7 +57,24 @@ func (c *Converter) Event(ev a2a.Event, seq int64) (*parser.Event, error) {
 	c.fields = c.fields[:0]
 	c.parts = c.parts[:0]
 	e := &c.ev
-	*e = parser.Event{Binding: parser.BindingREST}
+	// Clear only the payload the last event set: the Event is large, and
+	// a token delta sets a small part of it. A delta after a delta needs
+	// no clearing: artifactUpdate sets every field but the metadata,
+	// which an event converted here never has.
+	_, delta := ev.(*a2a.TaskArtifactUpdateEvent)
+	switch e.Kind {
+	case parser.KindTask:
+		e.Task = parser.Task{}
+	case parser.KindMessage:
+		e.Message = parser.Message{}
+	case parser.KindStatusUpdate:
+		e.StatusUpdate = parser.StatusUpdate{}
+	case parser.KindArtifactUpdate:
+		if !delta {
+			e.ArtifactUpdate = parser.ArtifactUpdate{}
+		}
+	}
+	e.Kind, e.Binding = 0, parser.BindingREST
 	ok := false
 	switch v := ev.(type) {
 	case *a2a.Task:

@@ -175,7 +175,12 @@ func fromResult(res *reconstruct.Result) []storedArtifact {
 	return out
 }
 
+// sortedUnits returns the names of the citation units, only the default one
+// under -short.
 func sortedUnits() []string {
+	if testing.Short() {
+		return []string{"codepoints"}
+	}
 	var names []string
 	for n := range units {
 		names = append(names, n)
@@ -296,7 +301,8 @@ func TestInteropCut(t *testing.T) {
 // a2a-go's server races with itself there: it either sends the error in the
 // stream (with the executor's error text as its message), or stops
 // broadcasting the executor's events and ends the task FAILED without a
-// message. Each client sees one of the two, as the server sent it: an
+// message (in a task snapshot holding the artifacts stored so far, which
+// the snapshot seals). Each client sees one of the two, as the server sent it: an
 // *reconstruct.EventError matching reconstruct.ErrServer, or a FAILED run;
 // the task store may then hold events the stream never carried, so it is not
 // compared.
@@ -321,7 +327,6 @@ func TestInteropServerError(t *testing.T) {
 					assert.Equal(t, parser.TaskStateFailed, r.res.State)
 					assert.Nil(t, r.res.StatusMessage)
 				}
-				assert.Nil(t, r.res.Answer)
 			}
 		})
 	}
