@@ -62,7 +62,7 @@ func applyAll(t *testing.T, in string, frames bool) applied {
 // that break the rules, end on the server's error or are cut, once with
 // their frames and once without: the Results and updates are equal, except
 // that without frames the last event id is "" and a Diagnostic's or
-// EventError's Where is {Offset: -1}, and an Update's Seq is 0.
+// EventError's Position is {Offset: -1}, and an Update's Seq is 0.
 func TestApplyWithoutFrames(t *testing.T) {
 	streams := corpus(t)
 	streams = append(streams,
@@ -97,11 +97,11 @@ func TestApplyWithoutFrames(t *testing.T) {
 				require.ErrorIs(t, without.err, reconstruct.ErrTruncated)
 			}
 			for i := range without.res.Diagnostics {
-				assert.Equal(t, reconstruct.Where{Offset: -1}, without.res.Diagnostics[i].Where)
+				assert.Equal(t, sse.Position{Offset: -1}, without.res.Diagnostics[i].Position)
 			}
 			var ee *reconstruct.EventError
 			if errors.As(without.err, &ee) {
-				assert.Equal(t, reconstruct.Where{Offset: -1}, ee.Where)
+				assert.Equal(t, sse.Position{Offset: -1}, ee.Position)
 			}
 			var te *reconstruct.TruncatedError
 			if errors.As(without.err, &te) {
@@ -111,10 +111,10 @@ func TestApplyWithoutFrames(t *testing.T) {
 			// them must be.
 			with.res.LastEventID = ""
 			for i := range with.res.Diagnostics {
-				with.res.Diagnostics[i].Where = reconstruct.Where{Offset: -1}
+				with.res.Diagnostics[i].Position = sse.Position{Offset: -1}
 			}
 			if errors.As(with.err, &ee) {
-				ee.Where = reconstruct.Where{Offset: -1}
+				ee.Position = sse.Position{Offset: -1}
 			}
 			if errors.As(with.err, &te) {
 				te.LastEventID = ""

@@ -83,7 +83,7 @@ var sameJSON = cmp.Options{
 // reconstruct.Read on its bytes, and as a2a-go events (decoded by
 // a2astream, converted with ToA2A) reduced with Reduce. The Results are
 // equal except for what a2a-go's events do not carry: the SSE ids
-// (LastEventID, Where.ID), the byte offsets (Where.Offset is -1), and the
+// (LastEventID, a Position's ID), the byte offsets (Offset is -1), and the
 // spelling of metadata and data JSON (compared as values).
 func TestSamplesThroughA2A(t *testing.T) {
 	names, err := fs.Glob(samples.Streams, "*.sse")
@@ -97,7 +97,7 @@ func TestSamplesThroughA2A(t *testing.T) {
 			got, gotErr := a2ago.Reduce(seqOf(sampleEvents(t, data), nil), nil)
 			assert.Equal(t, wantErr == nil, gotErr == nil, "byte path: %v, adapter: %v", wantErr, gotErr)
 			for i := range want.Diagnostics {
-				want.Diagnostics[i].Offset, want.Diagnostics[i].ID = -1, ""
+				want.Diagnostics[i].Offset, want.Diagnostics[i].ID = -1, nil
 			}
 			assert.Empty(t, cmp.Diff(want, got,
 				cmpopts.IgnoreFields(reconstruct.Result{}, "LastEventID"),

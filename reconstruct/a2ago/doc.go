@@ -47,7 +47,7 @@
 // keeps the values, not their spelling.
 //
 // What a2a-go's client does not hand on cannot be in the Result: SSE ids
-// (LastEventID is ""), byte offsets (a Diagnostic's Where has the event's
-// ordinal and Offset -1), the code, status and raw details of the server's
-// error (see [APIError]).
+// (LastEventID is ""), byte offsets (a Diagnostic's sse.Position has the
+// event's ordinal and Offset -1), the code, status and raw details of the
+// server's error (see [APIError]).
 package a2ago

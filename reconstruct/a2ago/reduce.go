@@ -33,7 +33,8 @@ import (
 // The Result equals the one that reconstruct.Read gives for the bytes that
 // a2a-go's server wrote for the same events, except for what the a2a-go
 // client does not hand on: Result.LastEventID is "", and a Diagnostic's
-// Where has the event's ordinal (Seq) but no byte offset (-1) nor SSE id.
+// sse.Position has the event's ordinal (Seq) but no byte offset (-1) nor
+// SSE id.
 func Reduce(seq iter.Seq2[a2a.Event, error], opts *reconstruct.Options) (*reconstruct.Result, error) {
 	var d driver
 	d.r.Reset(opts)
