@@ -52,9 +52,10 @@ const (
 	runCompleted     = "completed"
 	runInputRequired = "input-required"
 	runFailed        = "failed"
-	runCut           = "cut"   // the connection drops before a final state
-	runError         = "error" // the executor fails with an error
-	runLong          = "long"  // completed, with an answer 10 times as long
+	runCut           = "cut"    // the connection drops before a final state
+	runError         = "error"  // the executor fails with an error
+	runLong          = "long"   // completed, with an answer 10 times as long
+	runResume        = "resume" // completed, the connection drops after the narration
 )
 
 var units = map[string]citations.Unit{"codepoints": citations.CodePoints, "bytes": citations.Bytes, "utf16": citations.UTF16}
@@ -89,17 +90,26 @@ func offset(s, sub string, unit citations.Unit) int {
 	return utf8.RuneCountInString(prefix)
 }
 
-// agent is the AgentExecutor: it streams the run the message names.
-type agent struct{}
+// agent is the AgentExecutor: it streams the run the message names. In a
+// resumed run it waits for gate to close before it streams the answer.
+type agent struct{ gate chan struct{} }
 
-func (agent) Execute(_ context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+func (a agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	words := strings.Fields(ec.Message.Parts[0].Text())
 	run, unit := words[0], citations.CodePoints
 	if len(words) > 1 {
 		unit = units[words[1]]
 	}
 	return func(yield func(a2a.Event, error) bool) {
-		for _, ev := range script(ec, run, unit) {
+		evs := script(ec, run, unit)
+		for i, ev := range evs {
+			if run == runResume && i == resumeCut {
+				select {
+				case <-a.gate:
+				case <-ctx.Done():
+					return
+				}
+			}
 			if !yield(ev, nil) {
 				return
 			}
@@ -109,6 +119,10 @@ func (agent) Execute(_ context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2
 		}
 	}
 }
+
+// resumeCut is the number of events of a resumed run before the drop: the
+// task, the thinking deltas and close, the narration.
+var resumeCut = 1 + len(deltas(thinkingText, 3)) + 2
 
 func (agent) Cancel(_ context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
@@ -148,7 +162,7 @@ func script(ec *a2asrv.ExecutorContext, run string, unit citations.Unit) []a2a.E
 		answerText = strings.Repeat(answerText, 10)
 	}
 	switch run {
-	case runCompleted, runLong:
+	case runCompleted, runLong, runResume:
 		stream(thinkingID, thinkingText)
 		closeThinking(thinkingID)
 		status(a2a.TaskStateWorking, narration, nil)
@@ -190,21 +204,25 @@ func script(ec *a2asrv.ExecutorContext, run string, unit citations.Unit) []a2a.E
 type server struct {
 	*httptest.Server
 	store *taskstore.InMemory
+	// gate lets a resumed run go on.
+	gate chan struct{}
 }
 
 func newServer(t testing.TB) *server {
 	store := taskstore.NewInMemory(nil)
-	h := a2asrv.NewHandler(agent{}, a2asrv.WithTaskStore(store), a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
+	gate := make(chan struct{})
+	h := a2asrv.NewHandler(agent{gate}, a2asrv.WithTaskStore(store), a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
 	mux := http.NewServeMux()
 	mux.Handle("/rpc", a2asrv.NewJSONRPCHandler(h))
 	mux.Handle("/rest/", http.StripPrefix("/rest", a2asrv.NewRESTHandler(h)))
-	s := &server{Server: httptest.NewServer(cutter(mux)), store: store}
+	s := &server{Server: httptest.NewServer(cutter(mux)), store: store, gate: gate}
 	t.Cleanup(s.Close)
 	return s
 }
 
 // cutter drops the connection of a run named "cut" once the events of its
-// script are written: a2a-go's server keeps a stream open while its task
+// script are written, and of a run named "resume" once the events before
+// its gate are: a2a-go's server keeps a stream open while its task
 // is not final, so the test cuts it as a network would.
 func cutter(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -213,8 +231,11 @@ func cutter(next http.Handler) http.Handler {
 			panic(http.ErrAbortHandler)
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if bytes.Contains(body, []byte(`"text":"`+runCut+`"`)) {
+		switch {
+		case bytes.Contains(body, []byte(`"text":"`+runCut+`"`)):
 			w = &cutWriter{ResponseWriter: w, left: 1 + len(deltas(thinkingText, 3))}
+		case bytes.Contains(body, []byte(`"text":"`+runResume+`"`)):
+			w = &cutWriter{ResponseWriter: w, left: resumeCut}
 		}
 		next.ServeHTTP(w, r)
 	})

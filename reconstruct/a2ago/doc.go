@@ -15,9 +15,9 @@
 //	fmt.Printf("%s\n", res.Answer.Text())
 //
 // A stream that ends before a terminal or interrupted state is a
-// *reconstruct.TruncatedError, never a success: subscribe again to its
-// TaskID (client.SubscribeToTask) and reduce that stream with the same
-// rules.
+// *reconstruct.TruncatedError, never a success. [Run] goes on with the
+// stream of client.SubscribeToTask for its TaskID, applied to the same
+// run, so that the Result is that of the uncut run.
 //
 // # Conversions
 //

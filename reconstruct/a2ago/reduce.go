@@ -69,46 +69,116 @@ func Updates(seq iter.Seq2[a2a.Event, error], opts *reconstruct.Options) iter.Se
 	}
 }
 
-// driver applies the events of a sequence to a Reducer.
+// driver applies the events of sequences to a Reducer.
 type driver struct {
 	r     reconstruct.Reducer
 	c     Converter
 	frame sse.Frame
+	// n is the number of events and errors received, over every
+	// sequence of the run: the ordinal of the last one.
+	n int64
 }
 
 // run applies seq's events in order and finishes the run, calling each
 // (when not nil) after every step that may have left updates; it reports
 // false when each did.
 func (d *driver) run(seq iter.Seq2[a2a.Event, error], each func() bool) bool {
-	var n int64
-	var cause error
+	ok, cause := d.feed(seq, each)
+	if !ok {
+		return false
+	}
+	d.r.Finish(0, cause)
+	return each == nil || each()
+}
+
+// feed applies seq's events in order, calling each (when not nil) after
+// every step that may have left updates. It returns false when each did,
+// and the error that ended seq when it is no protocol error (a transport
+// error, a cancellation: the cause of a truncation).
+func (d *driver) feed(seq iter.Seq2[a2a.Event, error], each func() bool) (bool, error) {
 	for ev, err := range seq {
-		n++
+		d.n++
 		// The frame locates the event in diagnostics and errors: its
 		// ordinal, no byte offset, no SSE id.
-		d.frame = sse.Frame{Offset: -1, Seq: n}
+		d.frame = sse.Frame{Offset: -1, Seq: d.n}
 		if err != nil {
 			api := APIError(err)
 			if api == nil {
-				cause = err
-				break
+				return true, err
 			}
 			d.r.Apply(&d.frame, &parser.Event{Kind: parser.KindError, Err: api})
-		} else if pe, cerr := d.c.Event(ev, n); cerr != nil {
+		} else if pe, cerr := d.c.Event(ev, d.n); cerr != nil {
 			d.r.Fail(cerr)
 		} else {
 			d.r.Apply(&d.frame, pe)
 		}
 		if each != nil && !each() {
-			return false
+			return false, nil
 		}
 		if d.r.Err() != nil {
 			// Nothing more can change the run.
 			break
 		}
 	}
-	d.r.Finish(0, cause)
-	return each == nil || each()
+	return true, nil
+}
+
+// Run rebuilds one run from the event sequences of its connections: the
+// sequence of SendStreamingMessage, then, each time it ends before the run
+// did, the sequence of SubscribeToTask for the run's task, applied to the
+// same reconstruct.Reducer, as reconstruct.Stream does with Resume. A task
+// snapshot that a subscription starts with keeps the artifacts already
+// sealed, so the Result is that of the uncut run:
+//
+//	run := a2ago.NewRun(nil)
+//	done := run.Read(client.SendStreamingMessage(ctx, req))
+//	for try := 0; !done && run.TaskID() != "" && try < 3; try++ {
+//		done = run.Read(client.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: a2a.TaskID(run.TaskID())}))
+//	}
+//	res, err := run.Close()
+//
+// A Run must not be used from multiple goroutines at once.
+type Run struct {
+	d      driver
+	cause  error
+	closed bool
+}
+
+// NewRun returns a Run configured by opts; nil opts selects the defaults.
+func NewRun(opts *reconstruct.Options) *Run {
+	r := new(Run)
+	r.d.r.Reset(opts)
+	return r
+}
+
+// Read applies the events of seq, the sequence of one connection, and
+// reports whether the run has ended: a terminal or interrupted state, a
+// direct reply, or an error (the server's, or an event that could not be
+// converted). false means seq ended first, with no error or with a
+// transport error; the run may go on with the sequence of SubscribeToTask
+// for TaskID. Read does nothing after Close and reports true.
+func (r *Run) Read(seq iter.Seq2[a2a.Event, error]) bool {
+	if r.closed {
+		return true
+	}
+	_, r.cause = r.d.feed(seq, nil)
+	return r.d.r.Done()
+}
+
+// TaskID returns the run's task id, the task to subscribe to after a cut;
+// "" when no event named one.
+func (r *Run) TaskID() string { return r.d.r.Result().TaskID }
+
+// Close ends the run and returns its Result and error, as Reduce does: a
+// run that has not ended is a *reconstruct.TruncatedError whose Cause is
+// the error that ended the last sequence read. Further calls return the
+// same.
+func (r *Run) Close() (*reconstruct.Result, error) {
+	if !r.closed {
+		r.closed = true
+		r.d.r.Finish(0, r.cause)
+	}
+	return r.d.r.Result(), r.d.r.Err()
 }
 
 // protocolErrors are a2a-go's error sentinels: an error that matches one
