@@ -47,6 +47,8 @@ type Stream struct {
 	sn   sniffer
 	seen bool
 	sr   sniffReader
+	// maxEvent is the MaxEventSize option lx was made with.
+	maxEvent int
 }
 
 // NewStream returns a Stream configured by opts; nil opts selects the
@@ -58,13 +60,21 @@ func NewStream(opts *Options) *Stream {
 }
 
 // Reset makes s ready for a new run with the given options (nil for the
-// defaults).
+// defaults). It keeps the lexer's and decoder's buffers for the next run,
+// as [sse.Lexer.Reset] and [parser.Decoder.Reset] keep them, so that a
+// Stream reused for runs alike allocates only what their Results hold;
+// the last run's Result is left as it was.
 func (s *Stream) Reset(opts *Options) {
 	var lo sse.Options
 	if opts != nil {
 		lo.MaxEventSize = opts.MaxEventSize
 	}
-	s.lx = *sse.NewLexer(&lo)
+	if s.dec != nil && lo.MaxEventSize == s.maxEvent {
+		s.lx.Reset()
+	} else {
+		s.lx = *sse.NewLexer(&lo)
+		s.maxEvent = lo.MaxEventSize
+	}
 	if s.dec == nil {
 		s.dec = new(parser.Decoder)
 	}
