@@ -215,6 +215,9 @@ func TestReduceEnds(t *testing.T) {
 		}},
 		{"nil event", seqOf(append(cut[:2:2], nil), nil), func(t *testing.T, res *reconstruct.Result, err error) {
 			require.ErrorIs(t, err, a2ago.ErrNilEvent)
+			var ee *reconstruct.EventError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, int64(3), ee.Seq, "the event's ordinal")
 		}},
 		{"nil artifact", seqOf(append(cut[:2:2], &a2a.TaskArtifactUpdateEvent{}), nil), func(t *testing.T, res *reconstruct.Result, err error) {
 			require.ErrorIs(t, err, a2ago.ErrNilEvent)

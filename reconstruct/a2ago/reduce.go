@@ -18,17 +18,21 @@ import (
 //
 // The error is nil when the run reached a terminal or interrupted state or
 // was a direct message reply. A sequence that ends before that, with no
-// error or with a transport error, is a *reconstruct.TruncatedError: its
-// TaskID is the task to subscribe to again (a2a-go's client gives no SSE
-// ids, so LastEventID is ""), its Cause the transport error. An error that
+// error or with another error than a protocol error (a transport error, a
+// cancellation, a non-200 answer, an event a2a-go's client could not
+// parse: a2a-go does not tell these apart), is a
+// *reconstruct.TruncatedError: its TaskID is the task to subscribe to again
+// (a2a-go's client gives no SSE ids, so LastEventID is ""), its Cause that
+// error. An error that
 // is a2a-go's protocol error (an *a2a.Error, or one of a2a's error
 // sentinels, such as the server's error sent inside the stream) ends the
 // run as the server's error does on the byte path: a
 // *reconstruct.EventError matching reconstruct.ErrServer, whose
 // *parser.APIError holds what a2a-go kept of it (see [APIError]). An event
 // that cannot be converted ends the run with the converter's error (see
-// [Converter.Event]). Everything received before an error stays in the
-// Result.
+// [Converter.Event]; an error other than the *parser.DecodeError comes in a
+// *reconstruct.EventError that names the event's ordinal). Everything
+// received before an error stays in the Result.
 //
 // The Result equals the one that reconstruct.Read gives for the bytes that
 // a2a-go's server wrote for the same events, except for what the a2a-go
@@ -108,6 +112,11 @@ func (d *driver) feed(seq iter.Seq2[a2a.Event, error], each func() bool) (bool, 
 			}
 			d.r.Apply(&d.frame, &parser.Event{Kind: parser.KindError, Err: api})
 		} else if pe, cerr := d.c.Event(ev, d.n); cerr != nil {
+			var de *parser.DecodeError
+			if !errors.As(cerr, &de) {
+				// Say which event: the decoder's error does.
+				cerr = &reconstruct.EventError{Position: d.frame.Position(), Err: cerr}
+			}
 			d.r.Fail(cerr)
 		} else {
 			d.r.Apply(&d.frame, pe)
