@@ -1,17 +1,19 @@
 package a2ago
 
 // This file converts a2a-go's events into a2astream's decoded events
-// (a2a-go -> parser). Most events, the token deltas above all, are
-// converted field by field, with the strings seen as byte slices without a
-// copy. An event that carries a metadata map anywhere, or a value that the
-// field-by-field path would spell differently from a2a-go's JSON (text
-// that is not valid UTF-8, an unknown state or role, a part without
-// content), is written with a2a-go's own JSON encoding and read back with
-// parser.Decoder, so that the metadata's typed fields ($usage, type,
-// dataPartId, citations) are picked out by the same code as on the byte
-// path, with the same errors.
+// (a2a-go -> parser). Events are converted field by field, the strings seen
+// as byte slices without a copy. A metadata map is written with
+// encoding/json, as a2a-go's server writes it, and its typed fields
+// ($usage, $timestamp, type, dataPartId, citations) are read by
+// parser.Decoder from a small document that holds only it, so that they are
+// picked out by the same code as on the byte path. An event that the
+// field-by-field path would not give as the decoder does (text that is not
+// valid UTF-8, an unknown state or role, a part without content, metadata
+// the decoder refuses) is written whole with a2a-go's own JSON encoding and
+// read back with parser.Decoder, with the decoder's errors.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"time"
@@ -38,6 +40,9 @@ type Converter struct {
 	dec   parser.Decoder
 	frame sse.Frame
 	data  []byte
+	// mdec reads the metadata documents, mdoc.
+	mdec parser.Decoder
+	mdoc []byte
 	// fields holds the byte forms of the non-string values of the event
 	// (timestamps, data parts).
 	fields [][]byte
@@ -59,8 +64,7 @@ func (c *Converter) Event(ev a2a.Event, seq int64) (*parser.Event, error) {
 	e := &c.ev
 	// Clear only the payload the last event set: the Event is large, and
 	// a token delta sets a small part of it. A delta after a delta needs
-	// no clearing: artifactUpdate sets every field but the metadata,
-	// which an event converted here never has.
+	// no clearing: artifactUpdate sets every field.
 	_, delta := ev.(*a2a.TaskArtifactUpdateEvent)
 	switch e.Kind {
 	case parser.KindTask:
@@ -139,7 +143,7 @@ func view(s string) []byte {
 }
 
 func (c *Converter) task(dst *parser.Task, t *a2a.Task) bool {
-	if t.Metadata != nil {
+	if !c.meta(&dst.Metadata, t.Metadata) {
 		return false
 	}
 	dst.ID = view(string(t.ID))
@@ -199,7 +203,7 @@ func state(s a2a.TaskState) (parser.TaskState, bool) {
 }
 
 func (c *Converter) message(dst *parser.Message, m *a2a.Message) bool {
-	if m.Metadata != nil {
+	if !c.meta(&dst.Metadata, m.Metadata) {
 		return false
 	}
 	dst.MessageID = view(m.ID)
@@ -241,7 +245,7 @@ func views(ss []string) [][]byte {
 }
 
 func (c *Converter) statusUpdate(dst *parser.StatusUpdate, u *a2a.TaskStatusUpdateEvent) bool {
-	if u.Metadata != nil {
+	if !c.meta(&dst.Metadata, u.Metadata) {
 		return false
 	}
 	dst.TaskID = view(string(u.TaskID))
@@ -250,7 +254,7 @@ func (c *Converter) statusUpdate(dst *parser.StatusUpdate, u *a2a.TaskStatusUpda
 }
 
 func (c *Converter) artifactUpdate(dst *parser.ArtifactUpdate, u *a2a.TaskArtifactUpdateEvent) bool {
-	if u.Metadata != nil {
+	if !c.meta(&dst.Metadata, u.Metadata) {
 		return false
 	}
 	dst.TaskID = view(string(u.TaskID))
@@ -261,7 +265,7 @@ func (c *Converter) artifactUpdate(dst *parser.ArtifactUpdate, u *a2a.TaskArtifa
 }
 
 func (c *Converter) artifact(dst *parser.Artifact, a *a2a.Artifact) bool {
-	if a.Metadata != nil {
+	if !c.meta(&dst.Metadata, a.Metadata) {
 		return false
 	}
 	dst.ArtifactID = view(string(a.ID))
@@ -281,10 +285,13 @@ func (c *Converter) partList(parts a2a.ContentParts) ([]parser.Part, bool) {
 	}
 	start := len(c.parts)
 	for _, p := range parts {
-		if p == nil || p.Metadata != nil {
+		if p == nil {
 			return nil, false
 		}
 		q := parser.Part{Filename: view(p.Filename), MediaType: view(p.MediaType)}
+		if !c.meta(&q.Metadata, p.Metadata) {
+			return nil, false
+		}
 		switch v := p.Content.(type) {
 		case a2a.Text:
 			if !utf8.ValidString(string(v)) {
@@ -316,4 +323,44 @@ func (c *Converter) partList(parts a2a.ContentParts) ([]parser.Part, bool) {
 	}
 	// The buffer may have moved while it grew: take the sub-slice now.
 	return c.parts[start:len(c.parts):len(c.parts)], true
+}
+
+// The document the metadata maps are read from: a message holding only
+// the metadata, whose members the decoder reads wherever they are.
+const (
+	metaOpen  = `{"message":{"metadata":`
+	metaClose = `}}`
+)
+
+// meta sets md to the metadata m as the decoder reads it from the JSON
+// a2a-go's server writes for m: none for an empty map (omitted), else the
+// exact JSON and its typed fields, owned copies. It reports false when the
+// decoder refuses it: the JSON path then gives the decoder's error for the
+// whole event.
+func (c *Converter) meta(md *parser.Metadata, m map[string]any) bool {
+	*md = parser.Metadata{}
+	if len(m) == 0 {
+		return true
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return false
+	}
+	c.mdoc = append(append(append(c.mdoc[:0], metaOpen...), raw...), metaClose...)
+	ev, err := c.mdec.Decode(&sse.Frame{Offset: -1, Data: c.mdoc})
+	if err != nil {
+		return false
+	}
+	got := &ev.Message.Metadata
+	// The decoder's views last until its next Decode: copy them.
+	*md = parser.Metadata{
+		Raw:        raw,
+		Usage:      got.Usage,
+		Timestamp:  bytes.Clone(got.Timestamp),
+		Type:       bytes.Clone(got.Type),
+		DataPartID: bytes.Clone(got.DataPartID),
+		Citations:  bytes.Clone(got.Citations),
+	}
+	md.Usage.Model = bytes.Clone(got.Usage.Model)
+	return true
 }

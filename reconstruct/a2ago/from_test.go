@@ -31,6 +31,15 @@ func converterEvents() map[string]a2a.Event {
 	withMeta := a2a.NewArtifactUpdateEvent(info, "art-3", a2a.NewTextPart(""))
 	withMeta.Artifact.Metadata = map[string]any{"type": "intermediate-thinking"}
 	badText := a2a.NewArtifactUpdateEvent(info, "art-4", a2a.NewTextPart("\xe6\x97"))
+	cited := a2a.NewTextPart("Dose: 5 mg 🦶.")
+	cited.Metadata = map[string]any{"citations": []any{map[string]any{"data_part_id": "gid-1", "offset": 7, "locator": "/dose"}}}
+	data := a2a.NewDataPart(map[string]any{"dose": "5 mg"})
+	data.Metadata = map[string]any{"dataPartId": "gid-1", "x": []any{1e300, -0.5}}
+	closing := a2a.NewArtifactUpdateEvent(info, "art-5", cited, data)
+	closing.Append, closing.LastChunk = false, true
+	closing.Metadata = map[string]any{"k": "v"}
+	stamped := *msg
+	stamped.Metadata = map[string]any{"$timestamp": 1747656600.5}
 	return map[string]a2a.Event{
 		"task": &a2a.Task{ID: "task-1", ContextID: "ctx-1",
 			Status:    a2a.TaskStatus{State: a2a.TaskStateInputRequired, Message: msg, Timestamp: &ts},
@@ -44,6 +53,10 @@ func converterEvents() map[string]a2a.Event {
 		"metadata":           withMeta,
 		"status metadata":    &a2a.TaskStatusUpdateEvent{TaskID: "task-1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}, Metadata: map[string]any{"$usage": map[string]any{"inputTokens": 3}}},
 		"invalid UTF-8 text": badText,
+		"citations":          closing,
+		"message timestamp":  &stamped,
+		"task usage": &a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted},
+			Metadata: map[string]any{"$usage": map[string]any{"model": "m\u00e9<", "inputTokens": 5120, "credits": 53.08}}},
 	}
 }
 
@@ -60,6 +73,21 @@ func TestConverterPaths(t *testing.T) {
 			assert.Empty(t, cmp.Diff(want, got, cmpopts.EquateEmpty()))
 		})
 	}
+}
+
+// TestConverterRefusedMetadata checks that metadata the decoder refuses
+// gives the decoder's error for the whole event, as on the byte path.
+func TestConverterRefusedMetadata(t *testing.T) {
+	ev := &a2a.TaskStatusUpdateEvent{TaskID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted},
+		Metadata: map[string]any{"$usage": map[string]any{"inputTokens": "many"}}}
+	var c, j Converter
+	_, err := c.Event(ev, 3)
+	_, want := j.viaJSON(ev, 3)
+	require.Error(t, want)
+	var de *parser.DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, want.Error(), err.Error())
+	assert.Equal(t, int64(3), de.Seq)
 }
 
 // TestConverterOrdinal checks that a decoding error on the JSON path names
