@@ -94,14 +94,15 @@ func (d *Decoder) reuse(data []byte) *Event {
 		string(data[:h]) != string(s.head) || string(data[len(data)-t:]) != string(s.tail) {
 		return nil
 	}
-	end, esc, ok := jsonx.StringEnd(data, h-1)
+	// One pass checks the text and, for a long one with escapes,
+	// unescapes it.
+	unesc, end, esc, ok := jsonx.UnescapeString(d.text[:0], data, h-1)
 	if !ok || end != len(data)-t {
 		return nil
 	}
 	text := data[h : end-1 : end-1]
-	d.text = d.text[:0]
+	d.text = unesc
 	if esc {
-		d.text, _ = jsonx.AppendUnescaped(d.text, text, jsonx.SurrogateWTF8)
 		text = d.text[:len(d.text):len(d.text)]
 	}
 	s.part[0].Text = text

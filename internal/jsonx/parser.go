@@ -48,7 +48,15 @@ type Parser struct {
 	bad  int
 	deep bool
 	path []PathSeg
+
+	// text receives a string unescaped as it is checked (UnescapeString),
+	// and pending is its span in text, end 0 when it was not.
+	text    []byte
+	pending span
 }
+
+// span locates an unescaped text: text[start:end].
+type span struct{ start, end int }
 
 // node is one value of the tape.
 type node struct {
@@ -187,8 +195,28 @@ func ValidNumber(b []byte) bool {
 // does not allocate.
 func StringEnd(data []byte, i int) (end int, esc, ok bool) {
 	p := Parser{data: data, bad: -1}
-	end, esc = p.string(i)
+	end, esc = p.string(i, false)
 	return end, esc, p.bad < 0
+}
+
+// UnescapeString is StringEnd that also appends to dst the text of the
+// string when it holds an escape, as AppendUnescaped(dst, contents,
+// SurrogateWTF8) would, and returns the extended slice; out is dst when the
+// string has no escape or is not valid. A long string is unescaped as it is
+// checked, in one pass instead of two.
+func UnescapeString(dst, data []byte, i int) (out []byte, end int, esc, ok bool) {
+	p := Parser{data: data, bad: -1, text: dst}
+	end, esc = p.string(i, true)
+	switch {
+	case p.bad >= 0:
+		return dst, end, esc, false
+	case p.pending.end > 0:
+		return p.text, end, true, true
+	case esc:
+		out, _ = AppendUnescaped(dst, data[i+1:end-1], SurrogateWTF8)
+		return out, end, true, true
+	}
+	return dst, end, false, true
 }
 
 func (p *Parser) fail(i int) int {
@@ -214,7 +242,7 @@ func (p *Parser) value(i, depth int) int {
 	case '{', '[':
 		return p.container(i, depth)
 	case '"':
-		end, esc = p.string(i)
+		end, esc = p.string(i, false)
 	case 't':
 		end = p.literal(i, "true")
 	case 'f':
@@ -280,7 +308,7 @@ func (p *Parser) container(i, depth int) int {
 					return p.fail(i)
 				}
 				var end int
-				if end, keyEsc = p.string(i); p.bad >= 0 {
+				if end, keyEsc = p.string(i, false); p.bad >= 0 {
 					return end
 				}
 				keyStart, keyEnd = i+1, end-1
@@ -297,7 +325,7 @@ func (p *Parser) container(i, depth int) int {
 			// Strings, most values here, are parsed in place rather than
 			// through a call to value.
 			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
-				end, esc := p.string(i)
+				end, esc := p.string(i, false)
 				if p.bad < 0 && !p.validate {
 					p.leaf(i, end, '"', esc)
 				}
@@ -364,13 +392,18 @@ func (p *Parser) setKey(idx, start, end int, esc bool) {
 // bytes.IndexByte: the closing quote is searched once (again only after an
 // escape consumed it, \"), then the next backslash before it, and the run
 // between them is checked for control characters sixteen bytes at a time.
-// Every byte is searched once either way.
-func (p *Parser) string(i int) (int, bool) {
+// Every byte is searched once either way. With unescape set, a string that
+// has gone longRun bytes is long whatever its runs, and it goes on in
+// stringUnescape at its first escape past the word loop.
+func (p *Parser) string(i int, unescape bool) (int, bool) {
 	const longRun = 64
+	open := i
 	d := p.data
 	base := unsafe.Pointer(unsafe.SliceData(d))
 	esc := false
 	q := -1 // the next quote at or after i, once searched
+	// lastEsc and lastEnd delimit the last escape checked.
+	lastEsc, lastEnd := -1, -1
 	i++
 	for {
 		// Eight bytes at a time: a byte of the word is below 0x20, a quote
@@ -379,7 +412,14 @@ func (p *Parser) string(i int) (int, bool) {
 		// mark is exact. The loop condition keeps the word inside d, which
 		// lets the load skip the bounds checks that cost a third of the
 		// loop.
-		for limit := i + longRun; i+8 <= len(d); {
+		limit := i + longRun
+		if unescape {
+			// Unescaping, the string is long once it has gone longRun
+			// bytes, escapes or not: texts dense with escapes are then
+			// read once instead of checked and unescaped in turn.
+			limit = min(limit, open+1+longRun)
+		}
+		for i+8 <= len(d) {
 			if i >= limit {
 				// A long run: up to the next backslash or the quote.
 				if q < i {
@@ -395,6 +435,16 @@ func (p *Parser) string(i int) (int, bool) {
 				}
 				if c := ctrlIndex(d[i:end]); c >= 0 {
 					return p.fail(i + c), esc
+				}
+				if unescape && end < q {
+					// Unescaping starts at this backslash, or at the
+					// escape just before it: the two may be the halves of
+					// a surrogate pair.
+					from := end
+					if lastEnd == end {
+						from = lastEsc
+					}
+					return p.stringUnescape(open, from, q)
 				}
 				i = end
 				break
@@ -421,9 +471,11 @@ func (p *Parser) string(i int) (int, bool) {
 			}
 			if c == '\\' {
 				esc = true
+				lastEsc = i
 				if i = p.escape(i); p.bad >= 0 {
 					return i, esc
 				}
+				lastEnd = i
 				break
 			}
 		}
@@ -437,6 +489,55 @@ const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
+
+// stringUnescape goes on with the long string that opens at open, checked
+// up to the backslash at i, the next quote at q: it unescapes what is
+// checked into p.text, then checks and unescapes the rest, a run (found as
+// in string) and an escape at a time, and leaves the text's span pending
+// for the string's node. The text is never longer than the rest of the
+// input, so the room is made once and the text written in place.
+func (p *Parser) stringUnescape(open, i, q int) (int, bool) {
+	d := p.data
+	mark := len(p.text)
+	out := slices.Grow(p.text, len(d)-open)
+	// Up to i the string is checked: its escapes are good.
+	out, _ = AppendUnescaped(out, d[open+1:i], SurrogateWTF8)
+	n := len(out)
+	out = out[:cap(out)]
+	for {
+		// The escape at i.
+		var ok bool
+		if n, i, ok = unescapeInto(out, n, d, i, SurrogateWTF8); !ok {
+			p.text = p.text[:mark]
+			return p.escape(i), true // fails where the check fails
+		}
+		// The run up to the next backslash or the closing quote.
+		if q < i {
+			k := bytes.IndexByte(d[i:], '"')
+			if k < 0 {
+				p.text = p.text[:mark]
+				return p.stringTail(i, true)
+			}
+			q = i + k
+		}
+		end := q
+		if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
+			end = i + k
+		}
+		if c := ctrlIndex(d[i:end]); c >= 0 {
+			p.text = p.text[:mark]
+			return p.fail(i + c), true
+		}
+		n += copy(out[n:], d[i:end])
+		if end == q {
+			// An escape gives at least one byte: end > 0.
+			p.text = out[:n]
+			p.pending = span{start: mark, end: n}
+			return q + 1, true
+		}
+		i = end
+	}
+}
 
 // stringTail scans a string that has no closing quote after i, byte by
 // byte, and fails at its first offending byte: a control character, a bad

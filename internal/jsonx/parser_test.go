@@ -182,7 +182,7 @@ func TestStringScan(t *testing.T) {
 					for _, tail := range []string{`"`, `x"`, ``} {
 						data := []byte(in + tail)
 						p := Parser{data: data, bad: -1, validate: true}
-						end, esc := p.string(0)
+						end, esc := p.string(0, false)
 						wantEnd, wantEsc, wantBad := naive(data)
 						if p.bad >= 0 {
 							end = 0
@@ -206,6 +206,7 @@ func TestStringScan(t *testing.T) {
 // escapes) at positions around the run lengths where the scan changes
 // path, with and without a closing quote.
 func TestStringScanLong(t *testing.T) {
+	unescaped := 0
 	fillers := []string{"a", "\xe2\x80\x94", "\x7f"}
 	specials := []string{`"`, "\x00", "\x1f", `\n`, `\"`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\q`, `\`}
 	positions := []int{0, 1, 7, 8, 9, 55, 56, 63, 64, 65, 71, 72, 73, 127, 128, 129, 200, 257}
@@ -213,7 +214,7 @@ func TestStringScanLong(t *testing.T) {
 		for _, fill := range fillers {
 			for _, sp := range specials {
 				for _, at := range positions {
-					for _, second := range []string{"", "\x01", `\q`, `\"`, `\t`} {
+					for _, second := range []string{"", "\x01", `\q`, `\"`, `\t`, strings.Repeat(`ab\u00e9\"\ud83d`, 20)} {
 						if at > n {
 							continue
 						}
@@ -222,23 +223,90 @@ func TestStringScanLong(t *testing.T) {
 							in += second + strings.Repeat("b", 90)
 						}
 						for _, tail := range []string{`"`, `x"`, ``} {
-							data := []byte(in + tail)
-							p := Parser{data: data, bad: -1, validate: true}
-							end, esc := p.string(0)
-							wantEnd, wantEsc, wantBad := naiveString(data)
-							if p.bad >= 0 {
-								end = 0
+							if checkLongScan(t, []byte(in+tail)) {
+								unescaped++
 							}
-							got, want := scanResult{end, esc, p.bad}, scanResult{wantEnd, wantEsc, wantBad}
-							if wantBad >= 0 {
-								got.Escaped, want.Escaped = false, false
-							}
-							require.Equal(t, want, got, "string(%q)", data)
 						}
 					}
 				}
 			}
 		}
+	}
+	assert.Greater(t, unescaped, 1000, "strings unescaped as they were scanned")
+}
+
+// checkLongScan scans the string that opens data as a check alone and
+// while unescaping it, and compares both with naiveString: the same end,
+// escape flag and first offending byte, and, when the scan unescaped the
+// string, the text AppendUnescaped gives with the decoder's policy.
+func checkLongScan(t *testing.T, data []byte) (unescaped bool) {
+	t.Helper()
+	wantEnd, wantEsc, wantBad := naiveString(data)
+	want := scanResult{wantEnd, wantEsc, wantBad}
+	if wantBad >= 0 {
+		want.Escaped = false
+	}
+	for _, unescape := range []bool{false, true} {
+		p := Parser{data: data, bad: -1, validate: !unescape}
+		end, esc := p.string(0, unescape)
+		got := scanResult{end, esc, p.bad}
+		if p.bad >= 0 {
+			got.End, got.Escaped = 0, false
+		}
+		require.Equal(t, want, got, "string(%q), unescaping %v", data, unescape)
+		if !unescape || p.bad >= 0 {
+			continue
+		}
+		if p.pending.end == 0 {
+			continue
+		}
+		require.True(t, esc, "unescaped a string without escapes: %q", data)
+		wantText, bad := AppendUnescaped(nil, data[1:end-1], SurrogateWTF8)
+		require.Equal(t, -1, bad)
+		require.Equal(t, string(wantText), string(p.text[p.pending.start:p.pending.end]), "text of %q", data)
+		unescaped = true
+	}
+	return unescaped
+}
+
+// TestUnescapeString checks UnescapeString against StringEnd and
+// AppendUnescaped on strings short and long, with escapes or none, valid
+// or not, appended after what dst holds.
+func TestUnescapeString(t *testing.T) {
+	long := strings.Repeat("x", 70)
+	tests := []struct{ name, doc string }{
+		{"short plain", `"abc"`},
+		{"short escaped", `"a\u00e9\n"`},
+		{"long plain", `"` + long + long + `"`},
+		{"long, escape at the start", `"\n` + long + `"`},
+		{"long, escapes past the word loop", `"` + long + `\u00e9\ud83d\ude00\"` + long + `\t"`},
+		{"long, a pair across the switch", `"` + long[:60] + `\ud83d\ude00` + long + `\n"`},
+		{"long, lone surrogates", `"` + long + `\ude00\ud83d"`},
+		{"long, bad escape", `"` + long + `\n\q"`},
+		{"long, control character", `"` + long + `\n` + "\x01" + `"`},
+		{"long, not closed", `"` + long + `\n` + long},
+		{"long, closed by an escaped quote only", `"` + long + `\n\"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.doc + ` ,"next"`)
+			dst := []byte("kept")
+			out, end, esc, ok := UnescapeString(dst, data, 0)
+			wantEnd, wantEsc, wantOK := StringEnd(data, 0)
+			require.Equal(t, wantOK, ok, "ok")
+			assert.Equal(t, "kept", string(out[:4]), "dst kept")
+			if !ok {
+				assert.Equal(t, "kept", string(out), "nothing appended to dst on failure")
+				return
+			}
+			assert.Equal(t, wantEnd, end, "end")
+			assert.Equal(t, wantEsc, esc, "esc")
+			want := []byte("kept")
+			if esc {
+				want, _ = AppendUnescaped(want, data[1:end-1], SurrogateWTF8)
+			}
+			assert.Equal(t, string(want), string(out), "text")
+		})
 	}
 }
 

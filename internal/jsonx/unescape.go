@@ -62,32 +62,37 @@ func AppendUnescaped(dst, s []byte, lone SurrogatePolicy) (out []byte, bad int) 
 		}
 		n += copy(dst[n:], s[i:i+k])
 		i += k
-		// The usual escapes inline: a two-character one, or a \u one of a
-		// character outside the surrogates.
-		if i+1 < len(s) {
-			if c := unescapeShort[s[i+1]]; c != 0 {
-				dst[n] = c
-				n++
-				i += 2
-				continue
-			}
-			if s[i+1] == 'u' && i+6 <= len(s) {
-				r := rune(hexVal[s[i+2]])<<12 | rune(hexVal[s[i+3]])<<8 | rune(hexVal[s[i+4]])<<4 | rune(hexVal[s[i+5]])
-				if r >= 0 && (r < 0xD800 || r > 0xDFFF) {
-					n += utf8.EncodeRune(dst[n:], r)
-					i += 6
-					continue
-				}
-			}
-		}
-		r, next, ok := unescapeAt(s, i)
-		if !ok {
+		var ok bool
+		if n, i, ok = unescapeInto(dst, n, s, i, lone); !ok {
 			return dst[:n], i
 		}
-		n = len(appendRune(dst[:n], r, lone))
-		i = next
 	}
 	return dst[:n], -1
+}
+
+// unescapeInto decodes the escape whose backslash is at s[i] into dst[n:],
+// which has room for it, and returns the index past what it wrote and the
+// index in s past the escape; ok is false, with i unchanged, for an unknown
+// or truncated escape. The usual escapes are decoded inline: a
+// two-character one, or a \u one of a character outside the surrogates.
+func unescapeInto(dst []byte, n int, s []byte, i int, lone SurrogatePolicy) (int, int, bool) {
+	if i+1 < len(s) {
+		if c := unescapeShort[s[i+1]]; c != 0 {
+			dst[n] = c
+			return n + 1, i + 2, true
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			r := rune(hexVal[s[i+2]])<<12 | rune(hexVal[s[i+3]])<<8 | rune(hexVal[s[i+4]])<<4 | rune(hexVal[s[i+5]])
+			if r >= 0 && (r < 0xD800 || r > 0xDFFF) {
+				return n + utf8.EncodeRune(dst[n:], r), i + 6, true
+			}
+		}
+	}
+	r, next, ok := unescapeAt(s, i)
+	if !ok {
+		return n, i, false
+	}
+	return len(appendRune(dst[:n], r, lone)), next, true
 }
 
 // unescapeShort maps the letter of a two-character escape to the byte it
