@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"iter"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -261,4 +262,51 @@ func TestUpdatesStop(t *testing.T) {
 		}
 	}
 	assert.Less(t, pulled, len(all))
+}
+
+// wireOf writes events as a2a-go's REST server does (data lines of
+// a2a.StreamResponse JSON), without ids.
+func wireOf(t *testing.T, events []a2a.Event) string {
+	var b strings.Builder
+	for _, ev := range events {
+		data, err := json.Marshal(a2a.StreamResponse{Event: ev})
+		require.NoError(t, err)
+		b.WriteString("data: " + string(data) + "\n\n")
+	}
+	return b.String()
+}
+
+// TestDiagnosticsMatch feeds runs that break the rules, which a2a-go's
+// server refuses to send but another server may, through the adapter and
+// through the byte path: the same diagnostics, at the same ordinals, and
+// the same error under Options.Strict.
+func TestDiagnosticsMatch(t *testing.T) {
+	info := a2a.TaskInfo{TaskID: "t1", ContextID: "c1"}
+	working := &a2a.Task{ID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
+	orphan := a2a.NewArtifactUpdateEvent(info, "a1", a2a.NewTextPart("appended to nothing"))
+	closing := a2a.NewArtifactUpdateEvent(info, "a1", a2a.NewTextPart("answer"))
+	closing.Append, closing.LastChunk = false, true
+	completed := &a2a.TaskStatusUpdateEvent{TaskID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
+	late := &a2a.TaskStatusUpdateEvent{TaskID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
+	other := a2a.NewArtifactUpdateEvent(a2a.TaskInfo{TaskID: "t2", ContextID: "c1"}, "a9", a2a.NewTextPart("x"))
+	events := []a2a.Event{working, orphan, other, closing, completed, late}
+	for _, strict := range []bool{false, true} {
+		opts := &reconstruct.Options{Strict: strict}
+		want, wantErr := reconstruct.Read(strings.NewReader(wireOf(t, events)), opts)
+		got, err := a2ago.Reduce(seqOf(events, nil), opts)
+		for i := range want.Diagnostics {
+			assert.Equal(t, int64(-1), got.Diagnostics[i].Offset)
+			want.Diagnostics[i].Offset = -1 // the Strict error is this Diagnostic
+		}
+		if strict {
+			require.Error(t, err)
+			assert.Equal(t, wantErr.Error(), err.Error())
+		} else {
+			require.NoError(t, err)
+			require.NoError(t, wantErr)
+			require.Len(t, got.Diagnostics, 3)
+		}
+		assert.Empty(t, cmp.Diff(want, got, resultDiff...))
+		assert.Empty(t, cmp.Diff(want.Diagnostics, got.Diagnostics, cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Err")))
+	}
 }

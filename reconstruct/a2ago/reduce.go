@@ -22,8 +22,8 @@ import (
 // cancellation, a non-200 answer, an event a2a-go's client could not
 // parse: a2a-go does not tell these apart), is a
 // *reconstruct.TruncatedError: its TaskID is the task to subscribe to again
-// (a2a-go's client gives no SSE ids, so LastEventID is ""), its Cause that
-// error. An error that
+// (a2a-go's client gives no SSE ids, so LastEventID is "", nor byte
+// counts, so Offset is 0), its Cause that error. An error that
 // is a2a-go's protocol error (an *a2a.Error, or one of a2a's error
 // sentinels, such as the server's error sent inside the stream) ends the
 // run as the server's error does on the byte path: a
