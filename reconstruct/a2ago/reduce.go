@@ -174,6 +174,40 @@ func (r *Run) Read(seq iter.Seq2[a2a.Event, error]) bool {
 	return r.d.r.Done()
 }
 
+// Updates is Read as an iterator of the live updates of seq's events, for a
+// typing UI. When an error ends the run here (the server's, or an event
+// that could not be converted), its UpdateDone comes last, and then the
+// error, with a zero Update; otherwise the run's UpdateDone and Result come
+// from Close. Stopping the iteration stops ranging over seq. Updates yields
+// nothing after Close.
+func (r *Run) Updates(seq iter.Seq2[a2a.Event, error]) iter.Seq2[reconstruct.Update, error] {
+	return func(yield func(reconstruct.Update, error) bool) {
+		if r.closed {
+			return
+		}
+		each := func() bool {
+			for _, u := range r.d.r.Pending() {
+				if !yield(u, nil) {
+					return false
+				}
+			}
+			return true
+		}
+		ok, cause := r.d.feed(seq, each)
+		if !ok {
+			return
+		}
+		r.cause = cause
+		if err := r.d.r.Err(); err != nil {
+			yield(reconstruct.Update{}, err)
+		}
+	}
+}
+
+// Done reports whether the run has ended: a terminal or interrupted state,
+// a direct reply, an error, or Close.
+func (r *Run) Done() bool { return r.closed || r.d.r.Done() }
+
 // TaskID returns the run's task id, the task to subscribe to after a cut;
 // "" when no event named one.
 func (r *Run) TaskID() string { return r.d.r.Result().TaskID }

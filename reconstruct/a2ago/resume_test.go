@@ -112,3 +112,50 @@ func gated(seq iter.Seq2[a2a.Event, error], gate chan struct{}) iter.Seq2[a2a.Ev
 		}
 	}
 }
+
+// TestRunUpdates reads a run cut after every event and resumed, with
+// Run.Updates: a typing UI shown the updates of both connections shows the
+// text of the uncut run, and Close gives its Result.
+func TestRunUpdates(t *testing.T) {
+	data, err := fs.ReadFile(samples.Streams, "thinking-tool-answer.sse")
+	require.NoError(t, err)
+	events := sampleEvents(t, data)
+	shown := func(seqs ...iter.Seq2[reconstruct.Update, error]) map[string]string {
+		texts := make(map[string]string)
+		for _, seq := range seqs {
+			for u, err := range seq {
+				require.NoError(t, err)
+				switch u.Kind {
+				case reconstruct.UpdateText:
+					texts[u.Artifact.ID] += string(u.Text)
+				case reconstruct.UpdateReplaced:
+					texts[u.Artifact.ID] = string(u.Text)
+				}
+			}
+		}
+		return texts
+	}
+	want := shown(a2ago.Updates(seqOf(events, nil), nil))
+	wantRes, err := a2ago.Reduce(seqOf(events, nil), nil)
+	require.NoError(t, err)
+	for cut := 1; cut < len(events)-1; cut++ {
+		run := a2ago.NewRun(nil)
+		first := run.Updates(seqOf(events[:cut], nil))
+		snapshot := func(yield func(a2a.Event, error) bool) {
+			if !yield(&a2a.Task{ID: a2a.TaskID(run.TaskID()), Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}, nil) {
+				return
+			}
+			for _, ev := range events[cut:] {
+				if !yield(ev, nil) {
+					return
+				}
+			}
+		}
+		got := shown(first, run.Updates(snapshot))
+		assert.True(t, run.Done())
+		assert.Equal(t, want, got, "cut %d", cut)
+		res, err := run.Close()
+		require.NoError(t, err)
+		assert.Empty(t, cmp.Diff(wantRes, res, resultDiff...), "cut %d", cut)
+	}
+}
