@@ -338,10 +338,14 @@ const (
 // decoder refuses it: the JSON path then gives the decoder's error for the
 // whole event.
 func (c *Converter) meta(md *parser.Metadata, m map[string]any) bool {
-	*md = parser.Metadata{}
 	if len(m) == 0 {
+		if md.Raw != nil {
+			// Only meta sets metadata here, always with Raw.
+			*md = parser.Metadata{}
+		}
 		return true
 	}
+	*md = parser.Metadata{}
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return false
