@@ -43,9 +43,6 @@ type Converter struct {
 	// mdec reads the metadata documents, mdoc.
 	mdec parser.Decoder
 	mdoc []byte
-	// fields holds the byte forms of the non-string values of the event
-	// (timestamps, data parts).
-	fields [][]byte
 }
 
 // Event converts ev into a decoded event, the same event that
@@ -59,7 +56,6 @@ type Converter struct {
 // cannot encode, or the *parser.DecodeError that the byte path would report
 // for the same event.
 func (c *Converter) Event(ev a2a.Event, seq int64) (*parser.Event, error) {
-	c.fields = c.fields[:0]
 	c.parts = c.parts[:0]
 	e := &c.ev
 	// Clear only the payload the last event set: the Event is large, and
@@ -91,11 +87,12 @@ func (c *Converter) Event(ev a2a.Event, seq int64) (*parser.Event, error) {
 		ok = v != nil && c.statusUpdate(&e.StatusUpdate, v)
 		e.Kind = parser.KindStatusUpdate
 	case *a2a.TaskArtifactUpdateEvent:
+		// Kind first: the next call clears what this one leaves.
+		e.Kind = parser.KindArtifactUpdate
 		if v == nil || v.Artifact == nil {
 			return nil, ErrNilEvent
 		}
 		ok = c.artifactUpdate(&e.ArtifactUpdate, v)
-		e.Kind = parser.KindArtifactUpdate
 	}
 	if ev == nil || isNil(ev) {
 		return nil, ErrNilEvent
@@ -182,7 +179,6 @@ func (c *Converter) status(dst *parser.Status, s *a2a.TaskStatus) bool {
 			return false // encoding/json refuses it
 		}
 		ts := s.Timestamp.AppendFormat(nil, time.RFC3339Nano)
-		c.fields = append(c.fields, ts)
 		dst.Timestamp = ts
 	}
 	if s.Message != nil {
@@ -314,7 +310,6 @@ func (c *Converter) partList(parts a2a.ContentParts) ([]parser.Part, bool) {
 			if err != nil {
 				return nil, false
 			}
-			c.fields = append(c.fields, b)
 			q.Kind, q.Data = parser.PartData, b
 		default:
 			return nil, false
