@@ -561,16 +561,24 @@ func (p *Parser) stringTail(i int, esc bool) (int, bool) {
 }
 
 // ctrlIndex returns the index of the first byte of b below 0x20, or -1.
-// Sixteen bytes at a time: a byte below 0x20 is the only one whose high
+// Thirty-two bytes at a time: a byte below 0x20 is the only one whose high
 // bit subtracting 0x20 sets and that did not have it; a borrow only marks
-// bytes above a marked one, and the run is then searched byte by byte.
+// bytes above a marked one, and the block is then searched byte by byte.
 func ctrlIndex(b []byte) int {
 	base := unsafe.Pointer(unsafe.SliceData(b))
 	i := 0
-	for ; i+16 <= len(b); i += 16 {
+	for ; i+32 <= len(b); i += 32 {
+		w := load64((*[8]byte)(unsafe.Add(base, i)))
+		x := load64((*[8]byte)(unsafe.Add(base, i+8)))
+		y := load64((*[8]byte)(unsafe.Add(base, i+16)))
+		z := load64((*[8]byte)(unsafe.Add(base, i+24)))
+		if ((w-0x20*ones)&^w|(x-0x20*ones)&^x|(y-0x20*ones)&^y|(z-0x20*ones)&^z)&highs != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
 		x := load64((*[8]byte)(unsafe.Add(base, i)))
-		y := load64((*[8]byte)(unsafe.Add(base, i+8)))
-		if ((x-0x20*ones)&^x|(y-0x20*ones)&^y)&highs != 0 {
+		if (x-0x20*ones)&^x&highs != 0 {
 			break
 		}
 	}

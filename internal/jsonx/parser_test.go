@@ -345,3 +345,27 @@ func TestStringEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestCtrlIndex compares ctrlIndex with a byte loop: every length up to 100,
+// a control character (or none) at every position, after fillers at the
+// edges of the range it must not take for one (0x20, 0x7f, 0x80, 0xff).
+func TestCtrlIndex(t *testing.T) {
+	for n := 0; n <= 100; n++ {
+		for _, fill := range []byte{' ', 0x7f, 0x80, 0xff, 'a'} {
+			for at := -1; at < n; at++ {
+				for _, c := range []byte{0x00, 0x1f, '\n'} {
+					b := bytes.Repeat([]byte{fill}, n)
+					want := -1
+					if at >= 0 {
+						b[at] = c
+						want = at
+						if at+1 < n {
+							b[at+1] = 0x01 // a second one after it
+						}
+					}
+					require.Equal(t, want, ctrlIndex(b), "ctrlIndex(%q)", b)
+				}
+			}
+		}
+	}
+}
