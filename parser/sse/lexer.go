@@ -5,10 +5,12 @@ package sse
 // the accessors); then the scanning core: the one line loop of Next (line
 // ends, then each line: blank, comment or field), the field classifier,
 // dispatch (the one place a frame is built), the oversized-event skip; and
-// buffer management. Cheap cases sit at the leaves of the loop (a line end
-// found in two words, "data:" and "id:" recognised by their first bytes, a
-// short id checked for NUL as one word), each falling back to the general
-// case.
+// buffer management. Cheap cases sit at the leaves of the loop, each
+// falling back to the general case: a line's first word tells a data line,
+// whose end bytes.IndexByte finds at once, from a short one, searched a word
+// at a time for its end and its NULs (so that an id of any length needs no
+// second pass); the same word recognises "data:" and "id:"; and a blank
+// line after a field line is known by its first byte.
 
 import (
 	"bytes"
@@ -260,95 +262,139 @@ func (lx *Lexer) Next() bool {
 			}
 		}
 	}
-	// The loop keeps buf and cur in locals: only Write, Fill and Reset
-	// change buf, and cur is stored back where the loop stops.
+	// The loop keeps buf, cur and the search state in locals: only Write,
+	// Fill and Reset change buf, and cur is stored back where the loop
+	// stops. lf starts at lfNext, where an earlier call's search for the
+	// LF of the first line stopped; later lines start fresh past it.
 	b := lx.buf
 	cur := lx.cur
+	lf := lx.lfNext
+	limit := lx.lineLimit()
 	for {
 		// Find the line end. Each byte is searched at most once for LF
 		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
 		// LF and buf[cur:crNext] no CR (a value below cur means "search
-		// from cur"). Most lines are short (an id, a blank line): the first
-		// 16 bytes are tested as two words before a search of the rest. In a
-		// stream without CRs the CR search runs once per crWindow bytes,
-		// not once per line.
+		// from cur"). In a stream without CRs the CR search runs once per
+		// crWindow bytes, not once per line.
 		ls := cur
-		lf := max(lx.lfNext, ls)
+		lf = max(lf, ls)
+		// w is the line's first word, when 8 bytes are buffered from its
+		// start: it starts the search and classifies the line. 0 means
+		// not read yet.
+		var w uint64
+		// clean reports that the search went over the whole line a word
+		// at a time and saw no NUL in it, which spares an id the check.
+		clean := false
 		if lf < len(b) && b[lf] != '\n' {
+			// The leaf fast path, for a search that starts with the line:
+			// a line that starts with "data:" is searched with
+			// bytes.IndexByte at once (data lines carry the payloads,
+			// usually long); any other line (blank lines are found above:
+			// an id, event or retry line, a comment) is usually short, so
+			// its first shortWords words are tested for LF (and NUL) a
+			// word at a time before bytes.IndexByte searches the rest.
 			from := lf
-			var m uint64
-			if lf+16 <= len(b) {
-				if m = zeroBytes(word(b[lf:]) ^ lfs); m == 0 {
-					lf += 8
-					m = zeroBytes(word(b[lf:]) ^ lfs)
-				}
-				if m != 0 {
-					lf += bits.TrailingZeros64(m) >> 3
+			if lf == ls && lf+8 <= len(b) {
+				if w = word(b[lf:]); w&(1<<40-1) == dataPrefix {
+					lf += 5
 				} else {
-					lf += 8
+					var nul uint64
+					for n, x := shortWords, w; ; {
+						if m := zeroBytes(x ^ lfs); m != 0 {
+							// The line ends in x: its bytes are those
+							// below the LF.
+							m &= -m
+							clean = nul|zeroBytes(x)&(m-1) == 0
+							lf += bits.TrailingZeros64(m) >> 3
+							goto found
+						}
+						nul |= zeroBytes(x)
+						lf += 8
+						if n--; n == 0 || lf+8 > len(b) {
+							break
+						}
+						x = word(b[lf:])
+					}
 				}
 			}
-			if m == 0 {
-				if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
-					lf += i
-				} else {
-					lf = len(b)
-				}
+			if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
+				lf += i
+			} else {
+				lf = len(b)
 			}
+		found:
 			lx.scanned.add(lf - from)
 		}
-		e := lf
+		e, next := lf, lf+1
 		if lx.crNext < lf && ls < lf {
 			lx.lfNext = lf // the line may end at a CR before it
-			e = lx.indexCR(ls, lf)
+			if e = lx.indexCR(ls, lf); e < lf {
+				// A CR ends the line, and with the LF that follows it
+				// one line end.
+				if next = e + 1; next == len(b) {
+					lx.skipLF = true
+				} else if next == lf {
+					next++
+				}
+			}
 		}
 		if e == len(b) {
 			lx.cur, lx.lfNext = cur, lf
 			lx.partial()
 			return lx.end()
 		}
-		next := e + 1
-		if b[e] == '\r' {
-			if next < len(b) {
-				if b[next] == '\n' {
-					next++
-				}
-			} else {
-				lx.skipLF = true
-			}
-		}
 		cur = next
 		switch {
-		case lx.skip != skipNone:
-			lx.skipped(e == ls, next)
-		case e-lx.start > lx.max:
+		case e > limit:
+			// Skipping, or the line takes the event past max.
+			if lx.skip != skipNone {
+				lx.skipped(e == ls, next)
+				limit = lx.lineLimit()
+				continue
+			}
 			lx.cur = cur
 			lx.oversized(ls, e, next)
 			return false
 		case e == ls:
-			if lx.dispatch(next) {
-				lx.cur = cur
-				return true
+			lx.cur = cur
+			if lx.pending && lx.nData > 0 {
+				// A frame: the loop ends with it, so that nothing of
+				// the loop outlives the call.
+				return lx.dispatch(next)
 			}
+			lx.dispatch(next)
+			limit = lx.lineLimit()
 		case b[ls] == ':':
 			lx.comment(ls, e, next)
+			limit = lx.lineLimit()
 		default:
 			if !lx.pending {
 				lx.pending = true
 				lx.evStart = ls
 			}
-			// The cheap case first: the lines every A2A event has.
-			line := b[ls:e]
-			f, v := knownField(line)
-			if f == fieldUnknown {
-				f, v = fieldOf(line)
+			// The cheap case first: the lines every A2A event has,
+			// known by their first word.
+			f, v := fieldUnknown, 0
+			if ls+8 <= len(b) {
+				if w == 0 {
+					w = word(b[ls:])
+				}
+				f, v = knownField(w)
 			}
-			v = ls + valueAt(line, v)
+			if f == fieldUnknown {
+				line := b[ls:e]
+				f, v = fieldOf(line)
+				v = valueAt(line, v)
+			}
+			v += ls
 			switch f {
 			case fieldData:
 				lx.addData(v, e)
 			case fieldID:
-				lx.setID(v, e)
+				// An id with a NUL is ignored.
+				if clean || bytes.IndexByte(b[v:e], 0) < 0 {
+					lx.idFrom, lx.idTo, lx.idSet = v, e, true
+				}
 			case fieldEvent:
 				lx.typeFrom, lx.typeTo = v, e
 			case fieldRetry:
@@ -356,8 +402,28 @@ func (lx *Lexer) Next() bool {
 					lx.retry, lx.hasRetry = n, true
 				}
 			}
+			// A blank line that follows, as one does the last line of
+			// most events, is known by its first byte: the event is
+			// dispatched here rather than after a turn of the loop.
+			if cur < len(b) && b[cur] == '\n' && cur <= limit && lx.nData > 0 {
+				lx.cur = cur + 1
+				return lx.dispatch(cur + 1)
+			}
 		}
 	}
+}
+
+// lineLimit returns the index in buf past which a line end takes the
+// event (or comment line) that holds it past max, given start: a line
+// ending at e is within bounds when e ≤ lineLimit(). While an oversized
+// event or line is skipped it is -1, so that every line takes the slow
+// case. It is capped at start+len(buf), which no line end passes, so that
+// start+max cannot overflow.
+func (lx *Lexer) lineLimit() int {
+	if lx.skip != skipNone {
+		return -1
+	}
+	return lx.start + min(lx.max, len(lx.buf))
 }
 
 // indexCR returns the end of the line that starts at ls and holds no LF
@@ -379,6 +445,19 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 	lx.crNext = cr
 	return min(lf, cr)
 }
+
+// shortWords is how many words of a line that is not a data line Next
+// tests itself before it calls bytes.IndexByte: 64 bytes, more than an id
+// line with a UUID or a prefixed one, an event line or a keep-alive
+// comment takes.
+const shortWords = 8
+
+// dataPrefix and idPrefix are "data:" and "id:" as the low bytes of a
+// little-endian word.
+const (
+	dataPrefix = 'd' | 'a'<<8 | 't'<<16 | 'a'<<24 | ':'<<32
+	idPrefix   = 'i' | 'd'<<8 | ':'<<16
+)
 
 const (
 	ones  = 0x0101010101010101
@@ -683,16 +762,27 @@ func fieldOf(line []byte) (fieldKind, int) {
 }
 
 // knownField is fieldOf's cheap case, small enough to be inlined: it
-// recognises "data:" and "id:", which every A2A event has, by their first
-// bytes, and returns fieldUnknown for any other line.
-func knownField(line []byte) (fieldKind, int) {
-	if len(line) >= 5 && string(line[:5]) == "data:" {
-		return fieldData, 5
+// recognises "data:" and "id:", which every A2A event has, by the first
+// word w of a line (its first 8 bytes, which may run past its end), and
+// returns the index in the line where the value starts, after the one
+// space that may follow the colon; fieldUnknown for any other line. The
+// bytes compared hold no line end, so they are the line's.
+func knownField(w uint64) (fieldKind, int) {
+	if w&(1<<40-1) == dataPrefix {
+		return fieldData, 5 + spaceAt(w, 5)
 	}
-	if len(line) >= 3 && string(line[:3]) == "id:" {
-		return fieldID, 3
+	if w&(1<<24-1) == idPrefix {
+		return fieldID, 3 + spaceAt(w, 3)
 	}
 	return fieldUnknown, 0
+}
+
+// spaceAt returns 1 if byte i of w is a space, 0 otherwise.
+func spaceAt(w uint64, i uint) int {
+	if byte(w>>(8*i)) == ' ' {
+		return 1
+	}
+	return 0
 }
 
 // valueAt returns the start of the field value that follows the colon
@@ -703,23 +793,6 @@ func valueAt(line []byte, v int) int {
 		v++
 	}
 	return v
-}
-
-// setID sets the pending last event ID to buf[v:e], unless it holds a NUL,
-// which makes the standard ignore the line. An id of up to 8 bytes with 8
-// bytes buffered from its start (its line end at least follows it) is
-// checked as one word.
-func (lx *Lexer) setID(v, e int) {
-	b := lx.buf
-	if k := e - v; k <= 8 && v+8 <= len(b) {
-		// Bytes past the id are set to 0xFF, not a NUL.
-		if zeroBytes(word(b[v:])|^uint64(0)<<(8*k)) != 0 {
-			return
-		}
-	} else if bytes.IndexByte(b[v:e], 0) >= 0 {
-		return
-	}
-	lx.idFrom, lx.idTo, lx.idSet = v, e, true
 }
 
 // parseRetry reads a retry value: one or more ASCII digits, base ten,
