@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // DefaultMaxEventSize is the MaxEventSize used when Options leaves it at 0:
@@ -26,9 +27,17 @@ const DefaultMaxEventSize = 16 << 20
 const (
 	// minBufferSize is the smallest buffer a Lexer allocates.
 	minBufferSize = 4 << 10
-	// keepBufferSize is the largest buffer that Reset keeps; larger ones,
-	// grown for a spike, are dropped so that a pooled Lexer does not pin them.
+	// keepBufferSize is the largest joined-data or last-event-ID buffer
+	// that Reset keeps.
 	keepBufferSize = 256 << 10
+	// idleBufferSize is the largest input buffer a Lexer keeps between
+	// events: a larger one, grown for reads of ReadSize or a large event,
+	// goes back to largeBuffers once every byte received is consumed.
+	idleBufferSize = 16 << 10
+	// slowGrowth is the buffer size past which the input buffer grows by
+	// half, not by doubling, so that the buffer for one large event ends
+	// at most 1.5 times its size.
+	slowGrowth = 1 << 20
 	// crWindow is how far ahead of a line the search for CR may look.
 	crWindow = 16 << 10
 	// bom is the UTF-8 encoding of U+FEFF BYTE ORDER MARK.
@@ -73,6 +82,17 @@ const (
 //
 // The zero value is ready to use with the default options. A Lexer must not
 // be used from multiple goroutines at once.
+//
+// A Lexer holds the input not yet consumed (the event in flight, at most
+// MaxEventSize bytes, and the last Write) in one buffer, grown by doubling
+// up to 1 MiB and then by half, so that the buffer for one large event
+// ends at most 1.5 times its size. Between events, once Next has consumed
+// every byte written, a buffer larger than 16 KiB goes back to a pool that
+// all the Lexers of the process share, and the Lexer keeps at most 16 KiB
+// of its own: an idle stream holds little, and the next event that needs
+// a large buffer takes one from the pool, so that a Lexer reused with
+// Reset, or one that reads large events one after another, does not
+// allocate it again.
 type Lexer struct {
 	// scanned counts the bytes that the line-end searches went past, in a
 	// build with the lexcount tag only (scancount_lexcount.go); it is
@@ -91,7 +111,11 @@ type Lexer struct {
 	//	buf[cur:] is the line being scanned, not yet complete.
 	//	len(buf)-start ≤ max after a call to Next that returned false
 	//	without error, unless a single Write brought more.
-	buf   []byte
+	buf []byte
+	// small is the Lexer's own buffer, at most idleBufferSize, kept aside
+	// while buf is a large one; box carries a large buf to the pool.
+	small []byte
+	box   *bufBox
 	base  int64 // stream offset of buf[0]
 	start int
 	cur   int
@@ -529,13 +553,17 @@ func (lx *Lexer) Close() error {
 func (lx *Lexer) Err() error { return lx.err }
 
 // Reset discards all input and state, as if the Lexer were new with the
-// same options, so that it can read another stream. Buffers larger than
-// 256 KiB are dropped rather than kept.
+// same options, so that it can read another stream. Its input buffer goes
+// back to the package's pool, as when it is idle (see [Lexer]), for this
+// Lexer or another to take when it reads again: a reused Lexer does not
+// allocate it again, nor does a Lexer kept for reuse pin it. Its other
+// buffers are kept unless they grew beyond 256 KiB.
 func (lx *Lexer) Reset() {
+	lx.release()
 	*lx = Lexer{
 		max:       lx.max,
 		onComment: lx.onComment,
-		buf:       keep(lx.buf),
+		buf:       lx.buf[:0],
 		data:      keep(lx.data),
 		lastID:    keep(lx.lastID),
 	}
@@ -639,6 +667,11 @@ func (lx *Lexer) partial() {
 func (lx *Lexer) end() bool {
 	if !lx.closed {
 		lx.drained = true
+		if lx.start == len(lx.buf) {
+			// Between events, with no byte held: a large buffer is no
+			// longer needed.
+			lx.release()
+		}
 		return false
 	}
 	if lx.err != nil {
@@ -909,9 +942,12 @@ func (lx *Lexer) startSkip(ls int) {
 	}
 }
 
-// reserve makes room for n more bytes after len(buf), dropping the
-// released bytes and growing the buffer as needed, but never beyond the
-// retained bytes plus n, or max plus n, whichever is larger.
+// reserve makes room for n more bytes after len(buf). It drops the
+// released bytes when that copies no more than it frees, and otherwise
+// moves the retained bytes to a larger buffer: doubled up to 1 MiB, then
+// grown by half, never beyond the retained bytes plus n or max plus n,
+// whichever is larger. A large buffer (past idleBufferSize) comes from the
+// pool when it holds one that fits; the Lexer keeps its small one aside.
 func (lx *Lexer) reserve(n int) {
 	if cap(lx.buf)-len(lx.buf) >= n {
 		return
@@ -922,20 +958,84 @@ func (lx *Lexer) reserve(n int) {
 	}
 	kept := len(lx.buf) - lx.start
 	need := kept + n
-	size := cap(lx.buf)
-	if need > size/2 {
-		size = max(2*size, need, minBufferSize)
-		size = min(size, max(need, lx.max+n))
-	}
-	if size == cap(lx.buf) {
+	if size := cap(lx.buf); need <= size && lx.start >= kept {
 		copy(lx.buf, lx.buf[lx.start:])
 		lx.buf = lx.buf[:kept]
 	} else {
-		nb := make([]byte, kept, size)
-		copy(nb, lx.buf[lx.start:])
-		lx.buf = nb
+		if size < slowGrowth {
+			size = max(2*size, minBufferSize)
+		} else {
+			size += size / 2
+		}
+		most := max(need, lx.max+n)
+		size = min(max(size, need), most)
+		old := lx.buf
+		if size <= idleBufferSize {
+			lx.buf = make([]byte, 0, size)
+		} else {
+			b, box := takeBuffer(need, size, most)
+			if cap(old) <= idleBufferSize {
+				lx.small = old[:0]
+			}
+			if box == nil {
+				box = lx.box
+			}
+			lx.buf, lx.box = b, box
+		}
+		lx.buf = append(lx.buf, old[lx.start:]...)
 	}
 	lx.shift(lx.start)
+}
+
+// release hands a large input buffer to the pool, for a Lexer that holds
+// no byte in it (every byte received was consumed, or Reset discards
+// them), and goes back to the Lexer's small buffer. The last event ID is
+// copied out first, and the last Frame's views, already invalid, are
+// cleared.
+func (lx *Lexer) release() {
+	if cap(lx.buf) <= idleBufferSize {
+		return
+	}
+	if lx.lastInBuf {
+		lx.lastID = append(lx.lastID[:0], lx.buf[lx.lastFrom:lx.lastTo]...)
+		lx.lastInBuf = false
+	}
+	lx.shift(len(lx.buf))
+	box := lx.box
+	if box == nil {
+		box = new(bufBox)
+	}
+	box.b = lx.buf[:0]
+	largeBuffers.Put(box)
+	lx.buf, lx.box, lx.small = lx.small, nil, nil
+	lx.frame = Frame{}
+}
+
+// bufBox carries a large buffer in the pool (a pointer, so that putting it
+// there allocates nothing); it travels with the buffer, in Lexer.box.
+type bufBox struct{ b []byte }
+
+// largeBuffers holds the large input buffers of idle Lexers: a Lexer
+// between events holds none, and a large event's buffer serves the next
+// large event of any stream.
+var largeBuffers sync.Pool
+
+// takeBuffer returns an empty large buffer with a capacity from need to
+// most (size if it allocates one) and its box (nil if it allocated): one
+// from the pool when it has one that fits. A pooled buffer too small is
+// dropped; one too large, put back.
+func takeBuffer(need, size, most int) ([]byte, *bufBox) {
+	if v := largeBuffers.Get(); v != nil {
+		box := v.(*bufBox)
+		if c := cap(box.b); c >= need && c <= most {
+			b := box.b[:0]
+			box.b = nil
+			return b, box
+		} else if c > most {
+			largeBuffers.Put(box)
+		}
+	}
+	return make([]byte, 0, size), nil
 }
 
 // shift subtracts d from every index into buf after buf[:d] was dropped.
