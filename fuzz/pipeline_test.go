@@ -19,21 +19,21 @@ import (
 
 // viewOf puts a reconstruct Result in the reference's terms.
 func viewOf(res *reconstruct.Result) runView {
-	v := runView{TaskID: res.TaskID, Final: res.Err == nil}
+	v := runView{TaskID: string(res.TaskID), Final: res.Err == nil}
 	if res.State != parser.TaskStateUnspecified {
 		v.State = res.State.String()
 	}
 	if res.Answer != nil {
-		v.Answer = res.Answer.ID
+		v.Answer = string(res.Answer.ArtifactID)
 	}
 	if res.StatusMessage != nil {
-		v.Status = string(res.StatusMessage.Text())
+		v.Status = string(reconstruct.MessageText(res.StatusMessage))
 	}
 	if u := res.Usage; u != nil {
 		v.Usage = usageString(u.InputTokens, u.OutputTokens, u.Credits)
 	}
 	for _, a := range res.Artifacts {
-		v.Artifacts = append(v.Artifacts, genArtifact{ID: a.ID, Text: string(a.Text()), Thinking: a.Thinking, Sealed: a.Sealed})
+		v.Artifacts = append(v.Artifacts, genArtifact{ID: string(a.ArtifactID), Text: string(a.Text()), Thinking: a.Thinking, Sealed: a.Sealed})
 	}
 	return v
 }
@@ -82,11 +82,11 @@ func streamRun(t *testing.T, chunks [][]byte) (*reconstruct.Result, error) {
 	for _, a := range res.Artifacts {
 		got, text := string(shown[a]), string(a.Text())
 		if a.Sealed {
-			require.Equal(t, text, got, "artifact %s: the updates show its text", a.ID)
+			require.Equal(t, text, got, "artifact %s: the updates show its text", string(a.ArtifactID))
 			continue
 		}
-		require.True(t, strings.HasPrefix(text, got), "open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
-		require.LessOrEqual(t, len(text)-len(got), utf8buf.MaxHeld, "open artifact %s: the updates show %q, its text is %q", a.ID, got, text)
+		require.True(t, strings.HasPrefix(text, got), "open artifact %s: the updates show %q, its text is %q", string(a.ArtifactID), got, text)
+		require.LessOrEqual(t, len(text)-len(got), utf8buf.MaxHeld, "open artifact %s: the updates show %q, its text is %q", string(a.ArtifactID), got, text)
 	}
 	return res, err
 }
@@ -181,16 +181,16 @@ func summary(res *reconstruct.Result, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "task=%q ctx=%q state=%v last=%q err=%v\n", res.TaskID, res.ContextID, res.State, res.LastEventID, err)
 	if res.Answer != nil {
-		fmt.Fprintf(&b, "answer=%q\n", res.Answer.ID)
+		fmt.Fprintf(&b, "answer=%q\n", string(res.Answer.ArtifactID))
 	}
 	if res.StatusMessage != nil {
-		fmt.Fprintf(&b, "status=%q\n", res.StatusMessage.Text())
+		fmt.Fprintf(&b, "status=%q\n", reconstruct.MessageText(res.StatusMessage))
 	}
 	if res.Usage != nil {
 		fmt.Fprintf(&b, "usage=%+v\n", *res.Usage)
 	}
 	for _, a := range res.Artifacts {
-		fmt.Fprintf(&b, "art %q thinking=%v sealed=%v parts=%d text=%q cites=%d\n", a.ID, a.Thinking, a.Sealed, len(a.Parts), a.Text(), len(a.Citations))
+		fmt.Fprintf(&b, "art %q thinking=%v sealed=%v parts=%d text=%q cites=%d\n", string(a.ArtifactID), a.Thinking, a.Sealed, len(a.Parts), a.Text(), len(a.Citations))
 	}
 	for _, d := range res.Diagnostics {
 		fmt.Fprintf(&b, "diag %v\n", &d)
@@ -231,7 +231,7 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 				found = found || a == res.Answer
 			}
 			if res.Message == nil { // a direct reply's answer is made of its parts
-				require.True(t, found && res.Answer.Sealed && !res.Answer.Thinking, "answer %q is not a sealed non-thinking artifact of the run", res.Answer.ID)
+				require.True(t, found && res.Answer.Sealed && !res.Answer.Thinking, "answer %q is not a sealed non-thinking artifact of the run", string(res.Answer.ArtifactID))
 			}
 		}
 		check := func(how string, res *reconstruct.Result, err error) {
@@ -255,9 +255,9 @@ func pipelineBytes(t *testing.T, in []byte, seed int64) {
 		for _, a := range lres.Artifacts {
 			held := 0
 			for _, p := range a.Parts {
-				held += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata)
+				held += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata.Raw)
 			}
-			require.LessOrEqual(t, held, opts.MaxArtifactSize, "artifact %q: bytes held over MaxArtifactSize", a.ID)
+			require.LessOrEqual(t, held, opts.MaxArtifactSize, "artifact %q: bytes held over MaxArtifactSize", string(a.ArtifactID))
 			total += held
 		}
 		require.LessOrEqual(t, total, opts.MaxRunSize, "the artifacts' bytes over MaxRunSize")

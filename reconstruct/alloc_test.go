@@ -106,7 +106,7 @@ func TestAllocsStreamResubscribeInfo(t *testing.T) {
 		k++
 		for s.Next() {
 		}
-		if s.TaskID() != taskID || len(s.LastEventID()) != len("evt-1") || s.Done() {
+		if string(s.TaskID()) != taskID || len(s.LastEventID()) != len("evt-1") || s.Done() {
 			require.Fail(t, "resubscription info", "task %q, last event id %q, done %v", s.TaskID(), s.LastEventID(), s.Done())
 		}
 	}

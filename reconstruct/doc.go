@@ -180,7 +180,11 @@
 // *Result in place (copy the struct to keep it); the Artifacts and Messages
 // it points to are never reused.
 //
-// The Reducer copies what it keeps out of the decoder's views. Applying a
+// The model is package parser's: an Artifact embeds a [parser.Artifact],
+// messages are [parser.Message] values (their text is [MessageText]), parts
+// [parser.Part], $usage [parser.Usage], ids []byte. The Reducer keeps deep
+// copies of the decoder's views: every slice of a Result, the typed views of
+// a parser.Metadata included, is its own. Applying a
 // text delta allocates nothing once the artifact's buffer has room
 // (amortised growth only), and lexing, decoding and reducing a delta frame
 // with a Stream allocates nothing in steady state.

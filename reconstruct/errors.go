@@ -81,10 +81,11 @@ type Diagnostic struct {
 	// Position locates the event's frame: its offset (-1 when the event
 	// did not come from a frame), its ordinal and the SSE id in force.
 	sse.Position
-	// ArtifactID is the artifact concerned; "" when none.
-	ArtifactID string
-	// TaskID is the task id the event named, for ErrOtherTask.
-	TaskID string
+	// ArtifactID is the artifact concerned; nil when none.
+	ArtifactID []byte
+	// TaskID is the task id the event named, for ErrOtherTask; nil
+	// otherwise.
+	TaskID []byte
 	// Field is the JSON member concerned, as a dotted path such as
 	// "statusUpdate.final", for ErrLegacyField; "" otherwise.
 	Field string
@@ -100,13 +101,13 @@ func (d *Diagnostic) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "reconstruct: "...)
 	b = d.Position.Append(b)
-	if d.ArtifactID != "" {
+	if len(d.ArtifactID) > 0 {
 		b = append(b, " artifact "...)
-		b = strconv.AppendQuote(b, d.ArtifactID)
+		b = strconv.AppendQuote(b, string(d.ArtifactID))
 	}
-	if d.TaskID != "" {
+	if len(d.TaskID) > 0 {
 		b = append(b, " task "...)
-		b = strconv.AppendQuote(b, d.TaskID)
+		b = strconv.AppendQuote(b, string(d.TaskID))
 	}
 	if d.Field != "" {
 		b = append(b, " field "...)
@@ -166,16 +167,16 @@ func (e *serverError) Unwrap() []error { return []error{ErrServer, e.api} }
 // the reader of [Read]. A plain end of input (io.EOF) is no cause: a
 // TruncatedError never matches io.EOF, which read loops take for a clean end.
 type TruncatedError struct {
-	// TaskID is the task to resubscribe to (tasks/{id}:subscribe); "" when
-	// no event named one.
-	TaskID string
-	// ContextID is the run's context id.
-	ContextID string
+	// TaskID is the task to resubscribe to (tasks/{id}:subscribe); nil
+	// when no event named one.
+	TaskID []byte
+	// ContextID is the run's context id; nil when none.
+	ContextID []byte
 	// State is the last state seen.
 	State parser.TaskState
 	// LastEventID is the SSE id of the last event received, for the
-	// Last-Event-ID header; "" when none.
-	LastEventID string
+	// Last-Event-ID header; nil when none.
+	LastEventID []byte
 	// Offset is the number of bytes of the stream consumed.
 	Offset int64
 	// Cut is the lexer's error when the stream ended inside an event (a
@@ -215,12 +216,12 @@ func (e *TruncatedError) Error() string {
 	} else {
 		b = append(b, ", at the end of the input"...)
 	}
-	if e.TaskID != "" {
+	if len(e.TaskID) > 0 {
 		b = append(b, "; resubscribe to task "...)
-		b = strconv.AppendQuote(b, e.TaskID)
-		if e.LastEventID != "" {
+		b = strconv.AppendQuote(b, string(e.TaskID))
+		if len(e.LastEventID) > 0 {
 			b = append(b, " with Last-Event-ID "...)
-			b = strconv.AppendQuote(b, e.LastEventID)
+			b = strconv.AppendQuote(b, string(e.LastEventID))
 		}
 	} else {
 		b = append(b, "; no task id to resubscribe to"...)

@@ -31,7 +31,7 @@ func TestDiagnostics(t *testing.T) {
 	}{
 		{"unknown artifact", []string{more("a", "x"), completion("b", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
 			reconstruct.ErrUnknownArtifact, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
-				assert.Equal(t, "a", d.ArtifactID)
+				assert.Equal(t, "a", string(d.ArtifactID))
 				assert.Equal(t, "x", string(artifact(t, res, "a").Text()), "the append created the artifact")
 			}},
 		{"status after terminal", []string{completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", ""), status("TASK_STATE_WORKING", "", "")},
@@ -43,7 +43,7 @@ func TestDiagnostics(t *testing.T) {
 			}},
 		{"artifact after terminal", []string{completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", ""), first("b", "late")},
 			reconstruct.ErrAfterFinal, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
-				assert.Equal(t, "b", d.ArtifactID)
+				assert.Equal(t, "b", string(d.ArtifactID))
 				assert.Equal(t, "late", string(artifact(t, res, "b").Text()), "artifact updates are kept")
 				assert.Equal(t, "ok", answerText(res))
 			}},
@@ -55,8 +55,8 @@ func TestDiagnostics(t *testing.T) {
 			}},
 		{"other task", []string{otherStatus, completion("a", text("ok")), status("TASK_STATE_COMPLETED", "", "")},
 			reconstruct.ErrOtherTask, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
-				assert.Equal(t, "task.other", d.TaskID)
-				assert.Equal(t, taskID, res.TaskID)
+				assert.Equal(t, "task.other", string(d.TaskID))
+				assert.Equal(t, taskID, string(res.TaskID))
 			}},
 		{"sealed artifact", []string{completion("a", text("ok")), more("a", "!"), completion("b", text("b")), status("TASK_STATE_COMPLETED", "", "")},
 			reconstruct.ErrSealedArtifact, func(t *testing.T, res *reconstruct.Result, d reconstruct.Diagnostic) {
@@ -97,7 +97,7 @@ func TestDiagnostics(t *testing.T) {
 			assert.Equal(t, r.err, r.res.Err)
 			assert.Equal(t, 1, r.dones, "one UpdateDone")
 			assert.Equal(t, reconstruct.UpdateDone, r.kinds[len(r.kinds)-1])
-			assert.Equal(t, taskID, r.res.TaskID, "what came before is kept")
+			assert.Equal(t, taskID, string(r.res.TaskID), "what came before is kept")
 			assert.NotEmpty(t, r.res.State)
 		})
 	}
@@ -123,7 +123,7 @@ func TestInStreamError(t *testing.T) {
 			assert.Equal(t, "partial text", string(artifact(t, r.res, "a").Text()))
 			assert.Equal(t, "partial text", r.live["a"])
 			assert.Equal(t, parser.TaskStateWorking, r.res.State, "the status after the error is not applied")
-			assert.Equal(t, "e-4", r.res.LastEventID)
+			assert.Equal(t, "e-4", string(r.res.LastEventID))
 			assert.Equal(t, 1, r.dones)
 			assert.Equal(t, r.err, r.res.Err)
 		})
@@ -295,21 +295,21 @@ func TestTruncation(t *testing.T) {
 					require.ErrorAs(t, err, &te, "cut at %d", off)
 					assert.ErrorIs(t, err, reconstruct.ErrTruncated)
 					assert.Equal(t, set.cutInside, errors.Is(err, io.ErrUnexpectedEOF), "cut at %d: %v", off, err)
-					assert.Equal(t, m.taskID, te.TaskID, "cut at %d", off)
-					assert.Equal(t, m.ctxID, te.ContextID, "cut at %d", off)
+					assert.Equal(t, m.taskID, string(te.TaskID), "cut at %d", off)
+					assert.Equal(t, m.ctxID, string(te.ContextID), "cut at %d", off)
 					assert.Equal(t, m.state, te.State, "cut at %d", off)
-					assert.Equal(t, m.lastID, te.LastEventID, "cut at %d", off)
-					assert.Equal(t, m.lastID, res.LastEventID, "cut at %d", off)
+					assert.Equal(t, m.lastID, string(te.LastEventID), "cut at %d", off)
+					assert.Equal(t, m.lastID, string(res.LastEventID), "cut at %d", off)
 					assert.Equal(t, int64(off), te.Offset, "cut at %d", off)
 					assert.Equal(t, m.order, ids(res.Artifacts), "cut at %d", off)
 					for _, a := range res.Artifacts {
-						want := m.texts[a.ID]
-						if !m.sealed[a.ID] {
+						want := m.texts[string(a.ArtifactID)]
+						if !m.sealed[string(a.ArtifactID)] {
 							// The bytes of a character the cut left
 							// incomplete are held back.
 							want = want[:utf8buf.CompletePrefix(want)]
 						}
-						assert.Equal(t, string(want), string(a.Text()), "cut at %d: artifact %s", off, a.ID)
+						assert.Equal(t, string(want), string(a.Text()), "cut at %d: artifact %s", off, string(a.ArtifactID))
 					}
 					assert.Contains(t, te.Error(), m.state.String())
 				}

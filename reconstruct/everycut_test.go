@@ -102,7 +102,7 @@ func TestCutAtEveryByte(t *testing.T) {
 			wantDoc := resultjson.Append(nil, want, nil, nil)
 			uncut := map[string]*reconstruct.Artifact{}
 			for _, a := range want.Artifacts {
-				uncut[a.ID] = a
+				uncut[string(a.ArtifactID)] = a
 			}
 			events := wireEvents(t, c.in)
 			require.GreaterOrEqual(t, len(events), 9)
@@ -145,7 +145,7 @@ func TestCutAtEveryByte(t *testing.T) {
 					}
 					require.True(t, sameRun(res, rres), "cut at %d: Read's run and the Stream's", cut)
 				}
-				require.Equal(t, [2]string{taskID, lastID}, [2]string{res.TaskID, res.LastEventID}, "cut at %d: task id, last event id", cut)
+				require.Equal(t, [2]string{taskID, lastID}, [2]string{string(res.TaskID), string(res.LastEventID)}, "cut at %d: task id, last event id", cut)
 				if final {
 					require.NoError(t, err, "cut at %d, after the final state", cut)
 				} else {
@@ -158,7 +158,7 @@ func TestCutAtEveryByte(t *testing.T) {
 					if inside {
 						want.Dropped = int64(cut - last - from)
 					}
-					got := truncation{te.TaskID, te.LastEventID, te.Offset, te.Dropped, te.Cause, te.Cut != nil, errors.Is(err, io.ErrUnexpectedEOF)}
+					got := truncation{string(te.TaskID), string(te.LastEventID), te.Offset, te.Dropped, te.Cause, te.Cut != nil, errors.Is(err, io.ErrUnexpectedEOF)}
 					require.Equal(t, want, got, "cut at %d (an event pending from byte %d)", cut, last+from)
 					if cut%(4*cutStride) == cutStride {
 						doc = resultjson.Append(doc[:0], res, err, nil)
@@ -181,11 +181,11 @@ func TestCutAtEveryByte(t *testing.T) {
 
 				// The artifacts.
 				for _, a := range res.Artifacts {
-					u := uncut[a.ID]
-					require.True(t, u != nil && bytes.HasPrefix(u.Text(), a.Text()) && a.Sealed == sealed[a.ID],
-						"cut at %d: artifact %s (sealed %v) text %q, not a prefix of the uncut run's", cut, a.ID, a.Sealed, a.Text())
+					u := uncut[string(a.ArtifactID)]
+					require.True(t, u != nil && bytes.HasPrefix(u.Text(), a.Text()) && a.Sealed == sealed[string(a.ArtifactID)],
+						"cut at %d: artifact %s (sealed %v) text %q, not a prefix of the uncut run's", cut, string(a.ArtifactID), a.Sealed, a.Text())
 					if a.Sealed {
-						require.Empty(t, cmp.Diff(u, a, cmpResult), "cut at %d: sealed artifact %s differs (-uncut +cut)", cut, a.ID)
+						require.Empty(t, cmp.Diff(u, a, cmpResult), "cut at %d: sealed artifact %s differs (-uncut +cut)", cut, string(a.ArtifactID))
 					}
 				}
 				require.Len(t, res.Artifacts, len(sealed), "cut at %d: artifacts received", cut)
@@ -232,19 +232,19 @@ type truncation struct {
 // sameRun compares what a cut and a resume can change in a run: its state,
 // ids, status message, answer, and each artifact's text, parts and seal.
 func sameRun(a, b *reconstruct.Result) bool {
-	if a.State != b.State || a.TaskID != b.TaskID || a.ContextID != b.ContextID || a.LastEventID != b.LastEventID ||
+	if a.State != b.State || !bytes.Equal(a.TaskID, b.TaskID) || !bytes.Equal(a.ContextID, b.ContextID) || !bytes.Equal(a.LastEventID, b.LastEventID) ||
 		len(a.Artifacts) != len(b.Artifacts) || len(a.Diagnostics) != len(b.Diagnostics) ||
-		!bytes.Equal(a.StatusMessage.Text(), b.StatusMessage.Text()) || (a.Answer == nil) != (b.Answer == nil) ||
-		(a.Usage == nil) != (b.Usage == nil) || (a.Usage != nil && *a.Usage != *b.Usage) {
+		!bytes.Equal(reconstruct.MessageText(a.StatusMessage), reconstruct.MessageText(b.StatusMessage)) || (a.Answer == nil) != (b.Answer == nil) ||
+		(a.Usage == nil) != (b.Usage == nil) || (a.Usage != nil && !cmp.Equal(a.Usage, b.Usage)) {
 		return false
 	}
-	if a.Answer != nil && a.Answer.ID != b.Answer.ID {
+	if a.Answer != nil && string(a.Answer.ArtifactID) != string(b.Answer.ArtifactID) {
 		return false
 	}
 	for i, x := range a.Artifacts {
 		y := b.Artifacts[i]
-		if x.ID != y.ID || x.Sealed != y.Sealed || x.Thinking != y.Thinking || len(x.Parts) != len(y.Parts) ||
-			len(x.Citations) != len(y.Citations) || !bytes.Equal(x.Text(), y.Text()) || !bytes.Equal(x.Metadata, y.Metadata) {
+		if string(x.ArtifactID) != string(y.ArtifactID) || x.Sealed != y.Sealed || x.Thinking != y.Thinking || len(x.Parts) != len(y.Parts) ||
+			len(x.Citations) != len(y.Citations) || !bytes.Equal(x.Text(), y.Text()) || !bytes.Equal(x.Metadata.Raw, y.Metadata.Raw) {
 			return false
 		}
 	}

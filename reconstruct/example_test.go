@@ -42,7 +42,7 @@ func ExampleRead() {
 	fmt.Printf("answer: %s\n", res.Answer.Text())
 	fmt.Println("state:", res.State)
 	fmt.Println("thinking artifacts:", len(res.Thinking()))
-	fmt.Println("last event id:", res.LastEventID)
+	fmt.Printf("last event id: %s\n", res.LastEventID)
 	// Output:
 	// answer: All clear 😀.
 	// state: TASK_STATE_COMPLETED
@@ -57,11 +57,11 @@ func ExampleStream() {
 			u := s.Update()
 			switch u.Kind {
 			case reconstruct.UpdateText:
-				fmt.Printf("%s text %q\n", u.Artifact.ID, u.Text)
+				fmt.Printf("%s text %q\n", string(u.Artifact.ArtifactID), u.Text)
 			case reconstruct.UpdateReplaced:
-				fmt.Printf("%s replaced by %q\n", u.Artifact.ID, u.Text)
+				fmt.Printf("%s replaced by %q\n", string(u.Artifact.ArtifactID), u.Text)
 			case reconstruct.UpdateSealed:
-				fmt.Printf("%s sealed, thinking %v\n", u.Artifact.ID, u.Artifact.Thinking)
+				fmt.Printf("%s sealed, thinking %v\n", string(u.Artifact.ArtifactID), u.Artifact.Thinking)
 			case reconstruct.UpdateState:
 				fmt.Println("state", u.State)
 			case reconstruct.UpdateDone:

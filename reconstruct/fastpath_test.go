@@ -107,10 +107,10 @@ type update struct {
 func copyUpdate(u *reconstruct.Update) update {
 	c := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State.String()}
 	if u.Artifact != nil {
-		c.Artifact = u.Artifact.ID
+		c.Artifact = string(u.Artifact.ArtifactID)
 	}
 	if u.Message != nil {
-		c.Message = string(u.Message.Text())
+		c.Message = string(reconstruct.MessageText(u.Message))
 	}
 	if u.Err != nil {
 		c.Err = u.Err.Error()

@@ -110,11 +110,11 @@ func FuzzPipeline(f *testing.F) {
 			require.True(t, documented(&want.res.Diagnostics[i]), "undocumented diagnostic %v", want.res.Diagnostics[i].Err)
 		}
 		for _, a := range want.res.Artifacts {
-			live, stored := want.live[a.ID], string(a.Text())
+			live, stored := want.live[string(a.ArtifactID)], string(a.Text())
 			if a.Sealed {
-				require.Equal(t, stored, live, "artifact %q, sealed: live text and stored", a.ID)
+				require.Equal(t, stored, live, "artifact %q, sealed: live text and stored", string(a.ArtifactID))
 			}
-			require.True(t, strings.HasPrefix(stored, live), "artifact %q: live text %q, stored %q", a.ID, live, stored)
+			require.True(t, strings.HasPrefix(stored, live), "artifact %q: live text %q, stored %q", string(a.ArtifactID), live, stored)
 		}
 	})
 }

@@ -351,10 +351,10 @@ func drain(s *reconstruct.Stream, r *run) {
 		r.kinds = append(r.kinds, u.Kind)
 		switch u.Kind {
 		case reconstruct.UpdateText:
-			r.live[u.Artifact.ID] += string(u.Text)
+			r.live[string(u.Artifact.ArtifactID)] += string(u.Text)
 			r.texts = append(r.texts, string(u.Text))
 		case reconstruct.UpdateReplaced:
-			r.live[u.Artifact.ID] = string(u.Text)
+			r.live[string(u.Artifact.ArtifactID)] = string(u.Text)
 			r.texts = append(r.texts, string(u.Text))
 		case reconstruct.UpdateDone:
 			r.dones++

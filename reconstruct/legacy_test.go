@@ -50,7 +50,7 @@ func TestLegacyFinal(t *testing.T) {
 			}
 			if want.StatusMessage != nil {
 				require.NotNil(t, got.StatusMessage)
-				assert.Equal(t, string(want.StatusMessage.Text()), string(got.StatusMessage.Text()))
+				assert.Equal(t, string(reconstruct.MessageText(want.StatusMessage)), string(reconstruct.MessageText(got.StatusMessage)))
 			}
 			require.Len(t, got.Diagnostics, len(want.Diagnostics)+1)
 			d := got.Diagnostics[len(want.Diagnostics)]

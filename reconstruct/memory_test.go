@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -86,19 +87,19 @@ func heapAfterGC() uint64 {
 // messages' parts.
 func resultBytes(res *reconstruct.Result) int {
 	n := 0
-	parts := func(ps []reconstruct.Part) {
+	parts := func(ps []parser.Part) {
 		for _, p := range ps {
-			n += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata) + len(p.Filename) + len(p.MediaType)
+			n += len(p.Text) + len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Metadata.Raw) + len(p.Filename) + len(p.MediaType)
 		}
 	}
 	for _, a := range res.Artifacts {
 		parts(a.Parts)
-		n += len(a.Metadata)
+		n += len(a.Metadata.Raw)
 	}
-	for _, m := range []*reconstruct.Message{res.Message, res.StatusMessage} {
+	for _, m := range []*parser.Message{res.Message, res.StatusMessage} {
 		if m != nil {
 			parts(m.Parts)
-			n += len(m.Metadata)
+			n += len(m.Metadata.Raw)
 		}
 	}
 	return n

@@ -138,7 +138,6 @@ type Reducer struct {
 
 	updates  []Update
 	resolver citations.Resolver
-	cparts   []parser.Part
 	// lastID is the SSE id of the last event applied: idBuf, the
 	// Reducer's copy, or after repeat a view of the frame's id (idView),
 	// which the Stream makes a copy with ownID before its lexer's buffer
@@ -173,7 +172,6 @@ func (r *Reducer) Reset(opts *Options) {
 		index:    make(map[string]*Artifact),
 		updates:  r.updates[:0],
 		resolver: r.resolver,
-		cparts:   r.cparts[:0],
 		idBuf:    r.idBuf[:0],
 	}
 	r.lastID = r.idBuf
@@ -191,12 +189,21 @@ func (r *Reducer) Result() *Result {
 	return r.res
 }
 
-// syncLastID brings Result.LastEventID up to date; the id is kept as bytes
-// while events are applied so that a new id costs no allocation.
+// syncLastID brings Result.LastEventID up to date with a copy of its own;
+// the id is kept in the Reducer's buffer while events are applied so that a
+// new id costs no allocation.
 func (r *Reducer) syncLastID() {
-	if r.res.LastEventID != string(r.lastID) {
-		r.res.LastEventID = string(r.lastID)
+	if !bytes.Equal(r.res.LastEventID, r.lastID) {
+		r.res.LastEventID = ownID(r.lastID)
 	}
+}
+
+// ownID returns a copy of id, nil when it is empty.
+func ownID(id []byte) []byte {
+	if len(id) == 0 {
+		return nil
+	}
+	return bytes.Clone(id)
 }
 
 // LastEventID returns the SSE id of the last event applied, the value for
@@ -307,15 +314,15 @@ func (r *Reducer) diag(f *sse.Frame, d Diagnostic) bool {
 // when the run has none yet. It reports whether to apply the event.
 func (r *Reducer) sameTask(f *sse.Frame, id, ctx []byte) bool {
 	if len(id) > 0 {
-		if r.res.TaskID == "" {
-			r.res.TaskID = string(id)
-		} else if r.res.TaskID != string(id) {
-			r.diag(f, Diagnostic{TaskID: string(id), Err: ErrOtherTask})
+		if r.res.TaskID == nil {
+			r.res.TaskID = ownID(id)
+		} else if !bytes.Equal(r.res.TaskID, id) {
+			r.diag(f, Diagnostic{TaskID: ownID(id), Err: ErrOtherTask})
 			return false
 		}
 	}
-	if len(ctx) > 0 && r.res.ContextID != string(ctx) {
-		r.res.ContextID = string(ctx)
+	if len(ctx) > 0 && !bytes.Equal(r.res.ContextID, ctx) {
+		r.res.ContextID = ownID(ctx)
 	}
 	return true
 }
@@ -360,14 +367,14 @@ func (r *Reducer) message(f *sse.Frame, m *parser.Message) {
 	}
 	msg := copyMessage(m)
 	r.res.Message = msg
-	if r.res.TaskID != "" {
+	if r.res.TaskID != nil {
 		return
 	}
 	// A direct reply: the message is the answer and ends the run.
 	if len(m.ContextID) > 0 {
-		r.res.ContextID = string(m.ContextID)
+		r.res.ContextID = msg.ContextID
 	}
-	a := &Artifact{ID: msg.ID, Parts: msg.Parts, Metadata: msg.Metadata, Sealed: true}
+	a := &Artifact{Artifact: parser.Artifact{ArtifactID: msg.MessageID, Parts: msg.Parts, Metadata: msg.Metadata}, Sealed: true}
 	r.resolve(a)
 	r.res.Answer = a
 	r.final = true
@@ -429,7 +436,7 @@ func (r *Reducer) artifactUpdate(f *sse.Frame, u *parser.ArtifactUpdate) {
 	if !r.sameTask(f, u.TaskID, u.ContextID) {
 		return
 	}
-	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: string(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
+	if r.terminal && !r.diag(f, Diagnostic{ArtifactID: ownID(u.Artifact.ArtifactID), From: r.res.State, Err: ErrAfterFinal}) {
 		return
 	}
 	if a := r.deltaTarget(u); a != nil {
@@ -458,12 +465,12 @@ func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 		return nil
 	}
 	a := r.recent
-	if a == nil || a.Sealed || a.texts != 1 || a.ID != string(in.ArtifactID) {
+	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
 		return nil
 	}
 	// With one text part, the last part when plain is that part, and its
 	// text is the live text.
-	if text := &a.Parts[len(a.Parts)-1]; !text.plain() || a.shown > utf8buf.CompletePrefix(text.Text) {
+	if text := &a.Parts[len(a.Parts)-1]; !isPlain(text) || a.shown > utf8buf.CompletePrefix(text.Text) {
 		return nil
 	}
 	return a
@@ -510,8 +517,8 @@ func (r *Reducer) extended() bool { return r.delta != nil }
 func (r *Reducer) muteText() { r.mute = true }
 
 // taskID returns the run's task id, without the LastEventID update that
-// Result makes (a string of the id, when it changed).
-func (r *Reducer) taskID() string { return r.res.TaskID }
+// Result makes (a copy of the id, when it changed).
+func (r *Reducer) taskID() []byte { return r.res.TaskID }
 
 // closed reports whether Finish was called.
 func (r *Reducer) closed() bool { return r.finished }
@@ -552,24 +559,23 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	// The map lookup converts the id without allocating; only a new
 	// artifact makes a string of it.
 	a := r.recent
-	if a == nil || a.ID != string(in.ArtifactID) {
+	if a == nil || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
 		a = r.index[string(in.ArtifactID)]
 	}
 	switch {
 	case a == nil:
-		id := string(in.ArtifactID)
-		if appendParts && !r.diag(f, Diagnostic{ArtifactID: id, Err: ErrUnknownArtifact}) {
+		if appendParts && !r.diag(f, Diagnostic{ArtifactID: ownID(in.ArtifactID), Err: ErrUnknownArtifact}) {
 			return false
 		}
 		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
 			r.fail(f, ErrTooManyArtifacts)
 			return false
 		}
-		a = &Artifact{ID: id}
-		r.index[id] = a
+		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(in.ArtifactID)}}
+		r.index[string(in.ArtifactID)] = a
 		r.res.Artifacts = append(r.res.Artifacts, a)
 	case a.Sealed:
-		if !r.diag(f, Diagnostic{ArtifactID: a.ID, Err: ErrSealedArtifact}) {
+		if !r.diag(f, Diagnostic{ArtifactID: ownID(a.ArtifactID), Err: ErrSealedArtifact}) {
 			return false
 		}
 		a.Sealed = false
@@ -586,19 +592,22 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 		return false
 	}
 	if len(in.Name) > 0 {
-		a.Name = string(in.Name)
+		a.Name = bytes.Clone(in.Name)
 	}
 	if len(in.Description) > 0 {
-		a.Description = string(in.Description)
+		a.Description = bytes.Clone(in.Description)
 	}
 	if len(in.Extensions) > 0 {
-		a.Extensions = a.Extensions[:0]
+		var o owner
+		n := 0
 		for _, e := range in.Extensions {
-			a.Extensions = append(a.Extensions, string(e))
+			n += len(e)
 		}
+		o.grow(n)
+		a.Extensions = o.ownAll(in.Extensions)
 	}
 	if in.Metadata.Raw != nil {
-		a.Metadata = append(a.Metadata[:0], in.Metadata.Raw...)
+		a.Metadata = copyMetadata(&in.Metadata)
 		a.Thinking = in.Metadata.IntermediateThinking()
 	}
 	seq := seqOf(f)
@@ -654,11 +663,11 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 	}
 	for i := range parts {
 		p := &parts[i]
-		plain := p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
+		plain := isPlain(p)
 		if plain && len(p.Text) == 0 {
 			continue
 		}
-		if n := len(a.Parts); plain && n > 0 && a.Parts[n-1].plain() {
+		if n := len(a.Parts); plain && n > 0 && isPlain(&a.Parts[n-1]) {
 			a.extendText(p.Text)
 			continue
 		}
@@ -742,7 +751,7 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 		return
 	}
 	// Otherwise the old buffers are not reused, so shown stays valid.
-	a.Parts = copyParts(make([]Part, 0, len(parts)), parts)
+	a.Parts = copyParts(make([]parser.Part, 0, len(parts)), parts)
 	a.texts, a.textAt, a.joined = 0, 0, nil
 	for i := range a.Parts {
 		if a.Parts[i].Kind == parser.PartText {
@@ -816,18 +825,15 @@ func (r *Reducer) seal(a *Artifact, seq int64) {
 
 // resolve computes a's citations, once, into slices that a owns.
 func (r *Reducer) resolve(a *Artifact) {
-	r.cparts = r.cparts[:0]
 	cited := false
 	for i := range a.Parts {
-		p := &a.Parts[i]
-		r.cparts = append(r.cparts, parser.Part{Kind: p.Kind, Text: p.Text, Data: p.Data, Metadata: parser.Metadata{Raw: p.Metadata}})
-		cited = cited || p.Kind == parser.PartText && p.Metadata != nil
+		cited = cited || a.Parts[i].Kind == parser.PartText && a.Parts[i].Metadata.Raw != nil
 	}
 	a.Citations, a.CitationDiagnostics = nil, nil
 	if !cited {
 		return
 	}
-	res := r.resolver.Resolve(r.cparts)
+	res := r.resolver.Resolve(a.Parts)
 	if len(res.Citations) > 0 {
 		a.Citations = make([]citations.Resolved, len(res.Citations))
 		for i, c := range res.Citations {
@@ -873,7 +879,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 			TaskID:      r.res.TaskID,
 			ContextID:   r.res.ContextID,
 			State:       r.res.State,
-			LastEventID: string(r.lastID),
+			LastEventID: ownID(r.lastID),
 			Offset:      offset,
 		}
 		te.Cut, te.Cause = splitEnd(cut)

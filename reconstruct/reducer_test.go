@@ -29,8 +29,8 @@ func TestTaskSnapshot(t *testing.T) {
 	assert.Equal(t, parser.TaskStateCompleted, res.State)
 	assert.Equal(t, []string{"think", "ans"}, ids(res.Artifacts))
 	require.NotNil(t, res.Answer)
-	assert.Equal(t, "ans", res.Answer.ID)
-	assert.Equal(t, "answer", res.Answer.Name)
+	assert.Equal(t, "ans", string(res.Answer.ArtifactID))
+	assert.Equal(t, "answer", string(res.Answer.Name))
 	require.Len(t, res.Answer.Parts, 3, "a snapshot's parts are kept as sent")
 	assert.Equal(t, "Dose 5 mg.", string(res.Answer.Text()))
 	assert.True(t, res.Answer.Sealed)
@@ -112,7 +112,7 @@ func TestErrorMessages(t *testing.T) {
 	assert.Contains(t, err.Error(), `reconstruct: frame 2 (id "m-2") at byte `)
 	assert.Contains(t, err.Error(), "busy")
 
-	d := reconstruct.Diagnostic{Position: sse.Position{Offset: 7, Seq: 2, ID: []byte("e")}, ArtifactID: "a", From: parser.TaskStateCompleted, To: parser.TaskStateWorking, Err: reconstruct.ErrAfterFinal}
+	d := reconstruct.Diagnostic{Position: sse.Position{Offset: 7, Seq: 2, ID: []byte("e")}, ArtifactID: []byte("a"), From: parser.TaskStateCompleted, To: parser.TaskStateWorking, Err: reconstruct.ErrAfterFinal}
 	assert.Equal(t, `reconstruct: frame 2 (id "e") at byte 7 artifact "a" TASK_STATE_COMPLETED -> TASK_STATE_WORKING: reconstruct: event after a terminal state`, d.Error())
 	assert.Equal(t, "Text", reconstruct.UpdateText.String())
 	assert.Equal(t, "Invalid(9)", reconstruct.UpdateKind(9).String())

@@ -15,11 +15,19 @@ import (
 // events; once the run is over (after [Reducer.Finish], or from [Read])
 // nothing changes it any more, and it holds nothing but its own values:
 // keeping it does not keep the Reducer, Stream or buffers that built it.
+//
+// The package's model is package parser's: [parser.Part], [parser.Message],
+// [parser.Usage] and [parser.Metadata], with ids as []byte. Where parser
+// hands them out as views, valid until the next Decode, a Result holds deep
+// copies that it owns: every byte slice in it, the typed fields of a
+// Metadata (Type, DataPartID, Citations, Timestamp, Usage.Model) included,
+// is its own and stays valid after the decoder, the lexer and the Reducer
+// move on.
 type Result struct {
-	// TaskID is the task's id; "" for a direct message reply.
-	TaskID string
-	// ContextID is the context id.
-	ContextID string
+	// TaskID is the task's id; nil for a direct message reply.
+	TaskID []byte
+	// ContextID is the context id; nil when no event named one.
+	ContextID []byte
 	// State is the last task state; parser.TaskStateUnspecified when no
 	// status was seen (a direct message reply, or a stream cut early).
 	State parser.TaskState
@@ -27,7 +35,7 @@ type Result struct {
 	// WORKING status, the question of INPUT_REQUIRED or AUTH_REQUIRED, the
 	// failure of FAILED. nil when the last status had none. It is never the
 	// answer.
-	StatusMessage *Message
+	StatusMessage *parser.Message
 	// Answer is the deliverable: the last artifact that was sealed by its
 	// lastChunk before the run's final status and is not intermediate
 	// thinking, or an artifact made of the parts of a direct message reply.
@@ -35,16 +43,16 @@ type Result struct {
 	Answer *Artifact
 	// Message is the direct message reply when the agent answered without
 	// a task; nil otherwise.
-	Message *Message
+	Message *parser.Message
 	// Artifacts holds every artifact of the run in the order each was first
 	// seen, the answer and the thinking ones included.
 	Artifacts []*Artifact
 	// Usage is the last $usage seen on a status update or task; nil when
 	// none.
-	Usage *Usage
+	Usage *parser.Usage
 	// LastEventID is the SSE id of the last event applied, the value for a
-	// resubscription's Last-Event-ID header; "" when none had one.
-	LastEventID string
+	// resubscription's Last-Event-ID header; nil when none had one.
+	LastEventID []byte
 	// Diagnostics lists the events that broke the protocol's rules, in
 	// order. They did not stop the run unless Options.Strict was set.
 	Diagnostics []Diagnostic
@@ -66,25 +74,21 @@ func (r *Result) Thinking() []*Artifact {
 	return out
 }
 
-// Artifact is one artifact of the run, with the parts the events left in
-// it. Its byte slices are owned by the Reducer.
+// Artifact is one artifact of the run: the artifact as the events left
+// it, and what the Reducer learnt of it.
+//
+// Its embedded [parser.Artifact] is an owned copy (see [Result]): ArtifactID,
+// Name, Description and Extensions as last sent; Metadata as last sent
+// (Metadata.Raw nil when none); Parts in order, where text parts that arrived
+// one per delta are kept as one text part: each appended plain text part
+// (one without metadata, file name or media type) extends the text part
+// before it, as the server's consolidating close does. A text part's Text
+// is byte-exact (surrogate pairs split across deltas joined; nothing else
+// changed), except that the text of an artifact still streaming when the
+// stream was cut holds back an incomplete character at its end, taken off
+// its last text parts (see the package documentation).
 type Artifact struct {
-	// ID is the artifact id.
-	ID string
-	// Name is the optional name.
-	Name string
-	// Description is the optional description.
-	Description string
-	// Parts are the artifact's parts in order. Text parts that arrived one
-	// per delta are kept as one text part: each appended plain text part
-	// (one without metadata, file name or media type) extends the text part
-	// before it, as the server's consolidating close does.
-	Parts []Part
-	// Metadata is the exact JSON of the artifact's metadata as last sent;
-	// nil when none.
-	Metadata []byte
-	// Extensions are the URIs of the extensions the artifact uses.
-	Extensions []string
+	parser.Artifact
 	// Thinking reports whether the artifact was tagged intermediate
 	// thinking (metadata.type "intermediate-thinking"): pre-tool narration,
 	// not the answer.
@@ -127,6 +131,17 @@ func (a *Artifact) Text() []byte {
 	return joinText(a.Parts)
 }
 
+// MessageText returns the text of m's text parts joined in order, as
+// [Artifact.Text] joins an artifact's: that part's Text itself when there
+// is one, otherwise a new slice. A nil m, such as the StatusMessage of a
+// run whose last status had none, has no text: MessageText returns nil.
+func MessageText(m *parser.Message) []byte {
+	if m == nil {
+		return nil
+	}
+	return joinText(m.Parts)
+}
+
 // liveText returns the joined text that the live updates hand out.
 func (a *Artifact) liveText() []byte {
 	switch {
@@ -149,7 +164,7 @@ func (a *Artifact) AppendText(dst []byte) []byte {
 
 // appendText appends the text parts' text to dst, joining a surrogate pair
 // split between two parts as the concatenation of the deltas would.
-func appendText(dst []byte, parts []Part) []byte {
+func appendText(dst []byte, parts []parser.Part) []byte {
 	for i := range parts {
 		if parts[i].Kind == parser.PartText {
 			dst = utf8buf.Append(dst, parts[i].Text)
@@ -160,7 +175,7 @@ func appendText(dst []byte, parts []Part) []byte {
 
 // joinText returns the joined text of parts, aliasing the only text part
 // when there is one.
-func joinText(parts []Part) []byte {
+func joinText(parts []parser.Part) []byte {
 	if countText(parts) == 1 {
 		for i := range parts {
 			if parts[i].Kind == parser.PartText {
@@ -171,7 +186,7 @@ func joinText(parts []Part) []byte {
 	return appendText(nil, parts)
 }
 
-func countText(parts []Part) int {
+func countText(parts []parser.Part) int {
 	n := 0
 	for i := range parts {
 		if parts[i].Kind == parser.PartText {
@@ -181,122 +196,125 @@ func countText(parts []Part) int {
 	return n
 }
 
-// Part is one content part, an owned copy of what the wire carried. Only
-// the field of its Kind is set among Text, Raw, URL and Data.
-type Part struct {
-	// Kind is the part's kind.
-	Kind parser.PartKind
-	// Text is a text part's text, byte-exact (surrogate pairs split across
-	// deltas joined; nothing else changed), except that the text of an
-	// artifact still streaming when the stream was cut holds back an
-	// incomplete character at its end, taken off its last text parts (see
-	// the package documentation).
-	Text []byte
-	// Raw is the decoded content of a raw part.
-	Raw []byte
-	// URL is a url part's URL.
-	URL string
-	// Data is the exact JSON of a data part's value.
-	Data []byte
-	// Metadata is the exact JSON of the part's metadata; nil when none.
-	Metadata []byte
-	// Filename is the optional file name.
-	Filename string
-	// MediaType is the optional media type.
-	MediaType string
-}
-
 // plain reports whether p is a text part with nothing but text, the kind
 // of part a token delta carries.
-func (p *Part) plain() bool {
-	return p.Kind == parser.PartText && p.Metadata == nil && p.Filename == "" && p.MediaType == ""
+func isPlain(p *parser.Part) bool {
+	return p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
 }
 
-// Message is an owned copy of a message: a status message or a direct
-// reply.
-type Message struct {
-	// ID is the message id.
-	ID string
-	// Role says who sent it.
-	Role parser.Role
-	// Parts are the message's parts.
-	Parts []Part
-	// Metadata is the exact JSON of the message's metadata; nil when none.
-	Metadata []byte
-}
+// The copies below make the owned values a Result holds from the decoder's
+// views. Each makes one allocation for all the bytes of its value (and the
+// metadata in it), except a part's Text, which deltas extend and which has
+// its own; a nil slice stays nil, an empty one stays empty.
 
-// Text returns the text of the message's text parts joined in order; nil
-// for a nil Message, such as the StatusMessage of a run that had none.
-func (m *Message) Text() []byte {
-	if m == nil {
-		return nil
-	}
-	return joinText(m.Parts)
-}
-
-// Usage is Corti's $usage token and credit accounting, an owned copy of
-// [parser.Usage].
-type Usage struct {
-	// Model is the model that served the request.
-	Model string
-	// InputTokens is the number of prompt tokens consumed.
-	InputTokens int64
-	// OutputTokens is the number of completion tokens produced.
-	OutputTokens int64
-	// CachedInputTokens is the part of InputTokens served from the cache.
-	CachedInputTokens int64
-	// CacheCreationInputTokens is the number of tokens written to the
-	// cache.
-	CacheCreationInputTokens int64
-	// TotalTokens is the number of tokens billed.
-	TotalTokens int64
-	// Credits is the number of Corti credits charged.
-	Credits float64
-	// Fields says which of the above were present.
-	Fields parser.UsageField
-}
-
-func copyParts(dst []Part, src []parser.Part) []Part {
+func copyParts(dst []parser.Part, src []parser.Part) []parser.Part {
 	for i := range src {
 		dst = append(dst, copyPart(&src[i]))
 	}
 	return dst
 }
 
-func copyPart(p *parser.Part) Part { return copyPartText(p, bytes.Clone(p.Text)) }
+func copyPart(p *parser.Part) parser.Part { return copyPartText(p, bytes.Clone(p.Text)) }
 
 // copyPartText is copyPart with text, a copy of p's text, as the text.
-func copyPartText(p *parser.Part, text []byte) Part {
-	return Part{
+func copyPartText(p *parser.Part, text []byte) parser.Part {
+	var o owner
+	o.grow(len(p.Raw) + len(p.URL) + len(p.Data) + len(p.Filename) + len(p.MediaType) + metadataSize(&p.Metadata))
+	return parser.Part{
 		Kind:      p.Kind,
 		Text:      text,
-		Raw:       bytes.Clone(p.Raw),
-		URL:       string(p.URL),
-		Data:      bytes.Clone(p.Data),
-		Metadata:  bytes.Clone(p.Metadata.Raw),
-		Filename:  string(p.Filename),
-		MediaType: string(p.MediaType),
+		Raw:       o.own(p.Raw),
+		URL:       o.own(p.URL),
+		Data:      o.own(p.Data),
+		Metadata:  o.metadata(&p.Metadata),
+		Filename:  o.own(p.Filename),
+		MediaType: o.own(p.MediaType),
 	}
 }
 
-func copyMessage(m *parser.Message) *Message {
-	return &Message{
-		ID:       string(m.MessageID),
-		Role:     m.Role,
-		Parts:    copyParts(nil, m.Parts),
-		Metadata: bytes.Clone(m.Metadata.Raw),
+// copyMessage returns an owned copy of m.
+func copyMessage(m *parser.Message) *parser.Message {
+	var o owner
+	n := len(m.MessageID) + len(m.ContextID) + len(m.TaskID) + metadataSize(&m.Metadata)
+	for _, b := range m.Extensions {
+		n += len(b)
+	}
+	for _, b := range m.ReferenceTaskIDs {
+		n += len(b)
+	}
+	o.grow(n)
+	return &parser.Message{
+		MessageID:        o.own(m.MessageID),
+		ContextID:        o.own(m.ContextID),
+		TaskID:           o.own(m.TaskID),
+		Role:             m.Role,
+		Parts:            copyParts(nil, m.Parts),
+		Metadata:         o.metadata(&m.Metadata),
+		Extensions:       o.ownAll(m.Extensions),
+		ReferenceTaskIDs: o.ownAll(m.ReferenceTaskIDs),
 	}
 }
 
-func copyUsage(u *parser.Usage) *Usage {
-	return &Usage{
-		Model:                    string(u.Model),
-		InputTokens:              u.InputTokens,
-		OutputTokens:             u.OutputTokens,
-		CachedInputTokens:        u.CachedInputTokens,
-		CacheCreationInputTokens: u.CacheCreationInputTokens,
-		TotalTokens:              u.TotalTokens,
-		Credits:                  u.Credits,
-		Fields:                   u.Fields,
+// copyUsage returns an owned copy of u.
+func copyUsage(u *parser.Usage) *parser.Usage {
+	c := *u
+	c.Model = bytes.Clone(u.Model)
+	return &c
+}
+
+// copyMetadata returns an owned copy of m.
+func copyMetadata(m *parser.Metadata) parser.Metadata {
+	var o owner
+	o.grow(metadataSize(m))
+	return o.metadata(m)
+}
+
+// metadataSize is the number of bytes of m and its views.
+func metadataSize(m *parser.Metadata) int {
+	return len(m.Raw) + len(m.Type) + len(m.DataPartID) + len(m.Citations) + len(m.Timestamp) + len(m.Usage.Model)
+}
+
+// owner hands out owned copies of byte slices from one buffer, sized first
+// with grow. Each copy is capped at its length, so that appending to one
+// never writes over the next.
+type owner struct{ buf []byte }
+
+func (o *owner) grow(n int) {
+	if n > 0 {
+		o.buf = make([]byte, 0, n)
 	}
+}
+
+// own returns a copy of b; nil for nil.
+func (o *owner) own(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	start := len(o.buf)
+	o.buf = append(o.buf, b...)
+	return o.buf[start:len(o.buf):len(o.buf)]
+}
+
+// ownAll returns a copy of each of bs; nil for none.
+func (o *owner) ownAll(bs [][]byte) [][]byte {
+	if len(bs) == 0 {
+		return nil
+	}
+	out := make([][]byte, len(bs))
+	for i, b := range bs {
+		out[i] = o.own(b)
+	}
+	return out
+}
+
+// metadata returns a copy of m whose views are copies too.
+func (o *owner) metadata(m *parser.Metadata) parser.Metadata {
+	c := *m
+	c.Raw = o.own(m.Raw)
+	c.Type = o.own(m.Type)
+	c.DataPartID = o.own(m.DataPartID)
+	c.Citations = o.own(m.Citations)
+	c.Timestamp = o.own(m.Timestamp)
+	c.Usage.Model = o.own(m.Usage.Model)
+	return c
 }

@@ -33,9 +33,8 @@ func TestRunWithoutAnswer(t *testing.T) {
 			require.Nil(t, res.Answer)
 			assert.Nil(t, res.Answer.Text())
 			assert.Equal(t, []byte("kept"), res.Answer.AppendText([]byte("kept")))
-			assert.NotEmpty(t, res.StatusMessage.Text(), "the status message carries the question or the failure")
+			assert.NotEmpty(t, reconstruct.MessageText(res.StatusMessage), "the status message carries the question or the failure")
 		})
 	}
-	var m *reconstruct.Message
-	assert.Nil(t, m.Text())
+	assert.Nil(t, reconstruct.MessageText(nil))
 }

@@ -30,7 +30,7 @@ func read(t *testing.T, in string) *reconstruct.Result {
 func artifact(t *testing.T, res *reconstruct.Result, id string) *reconstruct.Artifact {
 	t.Helper()
 	for _, a := range res.Artifacts {
-		if a.ID == id {
+		if string(a.ArtifactID) == id {
 			return a
 		}
 	}
@@ -42,7 +42,7 @@ func artifact(t *testing.T, res *reconstruct.Result, id string) *reconstruct.Art
 func ids(as []*reconstruct.Artifact) []string {
 	var out []string
 	for _, a := range as {
-		out = append(out, a.ID)
+		out = append(out, string(a.ArtifactID))
 	}
 	return out
 }
@@ -115,13 +115,13 @@ func TestSpec_FullCompletedSequence(t *testing.T) {
 	r := runStream(specCompleted, whole, nil)
 	require.NoError(t, r.err)
 	res := r.res
-	assert.Equal(t, "task.0192f4c8-...", res.TaskID)
-	assert.Equal(t, "ctx.0192f4c8-...", res.ContextID)
+	assert.Equal(t, "task.0192f4c8-...", string(res.TaskID))
+	assert.Equal(t, "ctx.0192f4c8-...", string(res.ContextID))
 	assert.Equal(t, parser.TaskStateCompleted, res.State)
 	assert.Equal(t, "The contract answer.", answerText(res))
 	require.Len(t, res.Artifacts, 1)
 	assert.Same(t, res.Artifacts[0], res.Answer)
-	assert.Equal(t, "6", res.LastEventID)
+	assert.Equal(t, "6", string(res.LastEventID))
 	assert.Nil(t, res.StatusMessage)
 	assert.Empty(t, res.Diagnostics)
 	assert.Equal(t, "The contract answer.", r.live["art.0192f4c8-..."], "the close equals what was shown: nothing more")
@@ -143,7 +143,7 @@ func TestRule_CompletionCloseCollapsesDeltas(t *testing.T) {
 	res := read(t, thinkingToolAnswer)
 	a := res.Answer
 	require.NotNil(t, a)
-	assert.Equal(t, "art-B", a.ID)
+	assert.Equal(t, "art-B", string(a.ArtifactID))
 	require.Len(t, a.Parts, 2)
 	assert.Equal(t, parser.PartText, a.Parts[0].Kind)
 	assert.Equal(t, "Dose: 5 mg daily.", string(a.Parts[0].Text))
@@ -173,7 +173,7 @@ func TestRule_IntermediateThinkingClose(t *testing.T) {
 	assert.True(t, a.Sealed)
 	require.Len(t, a.Parts, 1, "the close's empty text part is not a part of the text")
 	assert.Equal(t, "I need to know more", string(a.Text()))
-	assert.JSONEq(t, `{"type":"intermediate-thinking"}`, string(a.Metadata))
+	assert.JSONEq(t, `{"type":"intermediate-thinking"}`, string(a.Metadata.Raw))
 }
 
 // The spec's intermediate-thinking example: "Streamed text then a tool call
@@ -206,7 +206,7 @@ func TestRule_StreamEndsOnTerminalOrInterruptedState(t *testing.T) {
 	t.Run("TASK_STATE_REJECTED", func(t *testing.T) {
 		res := read(t, sseStream("x", task("TASK_STATE_SUBMITTED"), status("TASK_STATE_REJECTED", message("m", "no"), "")))
 		assert.Equal(t, parser.TaskStateRejected, res.State)
-		assert.Equal(t, "no", string(res.StatusMessage.Text()))
+		assert.Equal(t, "no", string(reconstruct.MessageText(res.StatusMessage)))
 	})
 }
 
@@ -234,7 +234,7 @@ func TestRule_TransportErrorMidNarration(t *testing.T) {
 	res := read(t, failed)
 	assert.Equal(t, parser.TaskStateFailed, res.State)
 	assert.Nil(t, res.Answer)
-	assert.Equal(t, "The model transport failed.", string(res.StatusMessage.Text()))
+	assert.Equal(t, "The model transport failed.", string(reconstruct.MessageText(res.StatusMessage)))
 	assert.Equal(t, []string{"art-N"}, ids(res.Thinking()))
 	assert.Equal(t, "Looking it up", string(res.Thinking()[0].Text()))
 	assert.Empty(t, res.Diagnostics, "FAILED without an answer is no rule broken")
@@ -299,7 +299,7 @@ func TestDo_UseLastChunkForArtifactNotRun(t *testing.T) {
 	for s.Next() {
 		u := s.Update()
 		if u.Kind == reconstruct.UpdateSealed {
-			sealed = append(sealed, u.Artifact.ID)
+			sealed = append(sealed, string(u.Artifact.ArtifactID))
 			assert.False(t, s.Done(), "a sealed artifact does not end the run")
 		}
 		done = done || u.Kind == reconstruct.UpdateDone
@@ -332,14 +332,14 @@ func TestDo_ReadAnswerFromCompletionArtifact(t *testing.T) {
 		status("TASK_STATE_COMPLETED", message("m", "from the status"), ""))
 	res := read(t, in)
 	assert.Equal(t, "from the artifact", answerText(res))
-	assert.Equal(t, "from the status", string(res.StatusMessage.Text()), "kept as the status message only")
+	assert.Equal(t, "from the status", string(reconstruct.MessageText(res.StatusMessage)), "kept as the status message only")
 }
 
 // Do: "Honour artifact.metadata.type: "intermediate-thinking". An artifact
 // tagged intermediate-thinking is pre-tool narration, not the final answer."
 func TestDo_HonourIntermediateThinking(t *testing.T) {
 	res := read(t, thinkingToolAnswer)
-	assert.Equal(t, "art-B", res.Answer.ID)
+	assert.Equal(t, "art-B", string(res.Answer.ArtifactID))
 	th := res.Thinking()
 	require.Len(t, th, 1)
 	assert.Equal(t, "Let me check the guidelines.", string(th[0].Text()))
@@ -373,7 +373,7 @@ func TestDo_HandleInputRequiredAndFailedWithPriorNarration(t *testing.T) {
 			assert.Equal(t, tt.state, res.State)
 			assert.Nil(t, res.Answer, "the thinking partial is not the answer")
 			require.NotNil(t, res.StatusMessage)
-			assert.Equal(t, tt.message, string(res.StatusMessage.Text()))
+			assert.Equal(t, tt.message, string(reconstruct.MessageText(res.StatusMessage)))
 			require.Len(t, res.Thinking(), 1, "the thinking artifact is kept")
 			assert.Equal(t, tt.narration, string(res.Thinking()[0].Text()))
 			assert.Empty(t, res.Diagnostics)
@@ -404,11 +404,11 @@ func TestDont_RenderEachDeltaAsFinalAnswer(t *testing.T) {
 func TestDont_AssumeOneArtifactPerRun(t *testing.T) {
 	res := read(t, several)
 	assert.Equal(t, []string{"art-data", "art-file", "art-ans"}, ids(res.Artifacts))
-	assert.Equal(t, "art-ans", res.Answer.ID)
+	assert.Equal(t, "art-ans", string(res.Answer.ArtifactID))
 	file := artifact(t, res, "art-file")
 	require.Len(t, file.Parts, 2)
-	assert.Equal(t, "https://example.com/a.pdf", file.Parts[0].URL)
-	assert.Equal(t, "a.pdf", file.Parts[0].Filename)
+	assert.Equal(t, "https://example.com/a.pdf", string(file.Parts[0].URL))
+	assert.Equal(t, "a.pdf", string(file.Parts[0].Filename))
 	assert.Equal(t, "hello", string(file.Parts[1].Raw))
 	assert.JSONEq(t, `{"rows":[1,2,3]}`, string(artifact(t, res, "art-data").Parts[0].Data))
 }
@@ -423,8 +423,8 @@ func TestDont_AssumeLastChunkEndsStream(t *testing.T) {
 	assert.Equal(t, "Dose: 5 mg daily.", answerText(res))
 	require.NotNil(t, res.Usage)
 	assert.Equal(t, int64(120), res.Usage.TotalTokens)
-	assert.Equal(t, "corti-default", res.Usage.Model)
-	assert.Equal(t, "tta-12", res.LastEventID)
+	assert.Equal(t, "corti-default", string(res.Usage.Model))
+	assert.Equal(t, "tta-12", string(res.LastEventID))
 }
 
 // Don't: "Don't read the answer from the COMPLETED terminal
@@ -505,10 +505,10 @@ func TestRule_DirectMessageIsTheAnswer(t *testing.T) {
 	require.NoError(t, r.err)
 	assert.Equal(t, "Hi there.", answerText(r.res))
 	require.NotNil(t, r.res.Message)
-	assert.Equal(t, "msg-9", r.res.Message.ID)
-	assert.Equal(t, ctxID, r.res.ContextID)
-	assert.Equal(t, "", r.res.TaskID)
-	assert.Equal(t, "m-1", r.res.LastEventID)
+	assert.Equal(t, "msg-9", string(r.res.Message.MessageID))
+	assert.Equal(t, ctxID, string(r.res.ContextID))
+	assert.Equal(t, "", string(r.res.TaskID))
+	assert.Equal(t, "m-1", string(r.res.LastEventID))
 	assert.Equal(t, "Hi there.", r.live["msg-9"])
 	assert.False(t, errors.Is(r.err, reconstruct.ErrTruncated))
 }

@@ -30,7 +30,7 @@ func TestChunkingInvariance(t *testing.T) {
 			require.NoError(t, want.err)
 			assert.Empty(t, invalidTexts(want.texts), "live text in whole characters")
 			for _, a := range want.res.Artifacts {
-				assert.Equal(t, string(a.Text()), want.live[a.ID], "the live text of %s ends as its stored text", a.ID)
+				assert.Equal(t, string(a.Text()), want.live[string(a.ArtifactID)], "the live text of %s ends as its stored text", string(a.ArtifactID))
 			}
 			for _, split := range splits {
 				got := runStream(c.in, split.s, nil)
@@ -241,7 +241,7 @@ func TestStreamCallOrder(t *testing.T) {
 	assert.ErrorIs(t, err, reconstruct.ErrClosed)
 	assert.False(t, s.Next())
 	assert.Equal(t, "6", string(s.LastEventID()))
-	assert.Equal(t, "task.0192f4c8-...", s.TaskID())
+	assert.Equal(t, "task.0192f4c8-...", string(s.TaskID()))
 
 	// Reset makes it ready for another run.
 	s.Reset(nil)

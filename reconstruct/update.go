@@ -64,7 +64,7 @@ type Update struct {
 	State parser.TaskState
 	// Message is the status message of the new state, nil when none
 	// (UpdateState).
-	Message *Message
+	Message *parser.Message
 	// Result is the run (UpdateDone).
 	Result *Result
 	// Err is why the run did not end normally (UpdateDone).

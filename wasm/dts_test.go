@@ -104,15 +104,15 @@ func TestDeclarationsMatchGo(t *testing.T) {
 	unions := dtsUnions(t)
 
 	// Every part kind the parser knows, and one it does not (0).
-	var parts []reconstruct.Part
+	var parts []parser.Part
 	for k := 0; k <= len(names(1, func(i int) parser.PartKind { return parser.PartKind(i) }))+1; k++ {
-		parts = append(parts, reconstruct.Part{Kind: parser.PartKind(k)})
+		parts = append(parts, parser.Part{Kind: parser.PartKind(k)})
 	}
-	partKinds := documentValues(t, &reconstruct.Result{Artifacts: []*reconstruct.Artifact{{ID: "a", Parts: parts}}}, nil, "kind")
+	partKinds := documentValues(t, &reconstruct.Result{Artifacts: []*reconstruct.Artifact{{Artifact: parser.Artifact{ArtifactID: []byte("a"), Parts: parts}}}}, nil, "kind")
 
 	// One error of each kind resultjson tells apart.
 	errs := []error{
-		&reconstruct.TruncatedError{TaskID: "t"},
+		&reconstruct.TruncatedError{TaskID: []byte("t")},
 		&parser.APIError{Binding: parser.BindingREST, Code: 404, Message: "not found"},
 		&reconstruct.HTTPError{StatusCode: 502, ContentType: "text/html"},
 		&reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<!doctype html>")},

@@ -122,7 +122,7 @@ func (ss *session) resume(dst []byte) ([]byte, error) {
 // a resubscription, and reports whether the run has ended (a terminal or
 // interrupted state, a direct message, an error): no resubscription then.
 func (ss *session) status(dst []byte) ([]byte, bool) {
-	dst = appendString(dst, ss.s.TaskID())
+	dst = appendBytes(dst, ss.s.TaskID())
 	dst = appendBytes(dst, ss.s.LastEventID())
 	return dst, ss.s.Done()
 }
@@ -168,9 +168,9 @@ func (ss *session) record(dst []byte, u *reconstruct.Update) []byte {
 		dst = appendString(dst, u.State.String())
 		if m := u.Message; m != nil {
 			dst = append(dst, 1)
-			dst = appendString(dst, m.ID)
+			dst = appendBytes(dst, m.MessageID)
 			dst = appendString(dst, m.Role.String())
-			dst = appendBytes(dst, m.Text())
+			dst = appendBytes(dst, reconstruct.MessageText(m))
 		} else {
 			dst = append(dst, 0)
 		}
@@ -231,8 +231,8 @@ func appendArtifact(dst []byte, n int, f uint8, a *reconstruct.Artifact) []byte 
 	dst = append(dst, recArtifact)
 	dst = appendU32(dst, uint32(n))
 	dst = append(dst, f)
-	dst = appendString(dst, a.ID)
-	return appendString(dst, a.Name)
+	dst = appendBytes(dst, a.ArtifactID)
+	return appendBytes(dst, a.Name)
 }
 
 func u32(n int64) uint32 {

@@ -93,11 +93,11 @@ func want(data []byte) []decoded {
 		switch u.Kind {
 		case reconstruct.UpdateText, reconstruct.UpdateReplaced, reconstruct.UpdateSealed:
 			d.kind = map[reconstruct.UpdateKind]string{reconstruct.UpdateText: "text", reconstruct.UpdateReplaced: "replaced", reconstruct.UpdateSealed: "sealed"}[u.Kind]
-			d.artifactID, d.thinking, d.sealed, d.text = u.Artifact.ID, u.Artifact.Thinking, u.Artifact.Sealed, string(u.Text)
+			d.artifactID, d.thinking, d.sealed, d.text = string(u.Artifact.ArtifactID), u.Artifact.Thinking, u.Artifact.Sealed, string(u.Text)
 		case reconstruct.UpdateState:
 			d.kind, d.state = "state", u.State.String()
 			if u.Message != nil {
-				d.message = string(u.Message.Text())
+				d.message = string(reconstruct.MessageText(u.Message))
 			}
 		case reconstruct.UpdateDone:
 			d.kind, d.hasErr = "done", u.Err != nil

@@ -143,8 +143,8 @@ func (r *runner) resubscribing(rs *httpstream.Resubscription) {
 	if rs.Err != nil {
 		why = "the connection failed (" + rs.Err.Error() + ")"
 	}
-	r.out.note(why + " before the run ended; resubscribing to task " + rs.TaskID +
-		afterID(rs.LastEventID) + " in " + rs.Delay.String() +
+	r.out.note(why + " before the run ended; resubscribing to task " + string(rs.TaskID) +
+		afterID(string(rs.LastEventID)) + " in " + rs.Delay.String() +
 		" (attempt " + strconv.Itoa(rs.Attempt) + " of " + strconv.Itoa(rs.Retries) + ")")
 	r.resumeFrames()
 }
@@ -174,7 +174,7 @@ func (r *runner) tellEnd(run *httpstream.Run) {
 		r.out.note(why + " before the run ended; a GET stream cannot be resubscribed")
 	case r.attempts > 0 && r.attempts >= r.cfg.retries:
 		r.out.note(why + " before the run ended; giving up after " + strconv.Itoa(r.attempts) + " resubscription" + plural(r.attempts))
-	case trunc.TaskID == "":
+	case len(trunc.TaskID) == 0:
 		r.out.note(why + " before the run ended, and before any event named the task")
 	}
 }

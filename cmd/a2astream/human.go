@@ -242,10 +242,10 @@ func (h *human) finish(res *reconstruct.Result, err error) {
 	if err != nil {
 		h.errLine(style(h.errColor, ansiRed+ansiBold, "error: ") + describeError(err))
 		var trunc *reconstruct.TruncatedError
-		if errors.As(err, &trunc) && trunc.TaskID != "" {
-			hint := "resume with: a2astream --subscribe " + trunc.TaskID
-			if trunc.LastEventID != "" {
-				hint += " --last-event-id " + trunc.LastEventID
+		if errors.As(err, &trunc) && len(trunc.TaskID) > 0 {
+			hint := "resume with: a2astream --subscribe " + string(trunc.TaskID)
+			if len(trunc.LastEventID) > 0 {
+				hint += " --last-event-id " + string(trunc.LastEventID)
 			}
 			h.errLine("  " + hint + " URL")
 		}
@@ -256,12 +256,12 @@ func (h *human) finish(res *reconstruct.Result, err error) {
 func (h *human) summary(res *reconstruct.Result) {
 	var b strings.Builder
 	b.WriteString(h.stateName(res.State))
-	if res.State == parser.TaskStateUnspecified && res.Message != nil && res.TaskID == "" {
+	if res.State == parser.TaskStateUnspecified && res.Message != nil && len(res.TaskID) == 0 {
 		b.Reset()
 		b.WriteString(style(h.errColor, ansiGreen, "● direct message reply"))
 	}
-	if res.TaskID != "" {
-		b.WriteString("  task " + res.TaskID)
+	if len(res.TaskID) > 0 {
+		b.WriteString("  task " + string(res.TaskID))
 	}
 	h.errLine("── final: " + b.String())
 	if res.StatusMessage != nil && res.State != parser.TaskStateWorking {
@@ -271,7 +271,7 @@ func (h *human) summary(res *reconstruct.Result) {
 	}
 	if res.Answer != nil {
 		n := len(res.Answer.Citations)
-		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " bytes, " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + res.Answer.ID + ")")
+		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " bytes, " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + string(res.Answer.ArtifactID) + ")")
 	}
 	if th := res.Thinking(); len(th) > 0 {
 		h.errLine("   thinking: " + strconv.Itoa(len(th)) + " artifact" + plural(len(th)))
@@ -279,8 +279,8 @@ func (h *human) summary(res *reconstruct.Result) {
 	if u := res.Usage; u != nil {
 		h.errLine("   usage: " + usageLine(u))
 	}
-	if res.LastEventID != "" {
-		h.errLine("   last event id: " + res.LastEventID)
+	if len(res.LastEventID) > 0 {
+		h.errLine("   last event id: " + string(res.LastEventID))
 	}
 	for i := range res.Diagnostics {
 		h.errLine(style(h.errColor, ansiYellow, "   diagnostic: ") + res.Diagnostics[i].Error())
@@ -339,14 +339,14 @@ func plural(n int) string {
 }
 
 // usageLine writes the fields of $usage that were present.
-func usageLine(u *reconstruct.Usage) string {
+func usageLine(u *parser.Usage) string {
 	var parts []string
 	add := func(f parser.UsageField, s string) {
 		if u.Fields&f != 0 {
 			parts = append(parts, s)
 		}
 	}
-	add(parser.UsageModel, "model "+u.Model)
+	add(parser.UsageModel, "model "+string(u.Model))
 	add(parser.UsageInputTokens, strconv.FormatInt(u.InputTokens, 10)+" input")
 	add(parser.UsageCachedInputTokens, strconv.FormatInt(u.CachedInputTokens, 10)+" cached input")
 	add(parser.UsageCacheCreationInputTokens, strconv.FormatInt(u.CacheCreationInputTokens, 10)+" cache write")
@@ -357,8 +357,8 @@ func usageLine(u *reconstruct.Usage) string {
 }
 
 // messageText returns the text of a status message.
-func messageText(m *reconstruct.Message) string {
-	return strings.TrimSpace(string(m.Text()))
+func messageText(m *parser.Message) string {
+	return strings.TrimSpace(string(reconstruct.MessageText(m)))
 }
 
 // indent indents the lines after the first of a multi-line text.

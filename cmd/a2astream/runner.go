@@ -404,7 +404,7 @@ func exitCode(res *reconstruct.Result, err error) int {
 		return exitInterrupted
 	case res.State.Terminal():
 		return exitFailed
-	case res.Message != nil && res.TaskID == "":
+	case res.Message != nil && len(res.TaskID) == 0:
 		return exitOK
 	}
 	return exitTruncated

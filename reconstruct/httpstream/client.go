@@ -149,16 +149,18 @@ type Resubscription struct {
 	// Delay is the backoff waited before it.
 	Delay time.Duration
 	// TaskID is the task subscribed to.
-	TaskID string
-	// LastEventID is the Last-Event-ID sent; "" when none.
-	LastEventID string
+	TaskID []byte
+	// LastEventID is the Last-Event-ID sent; nil when none.
+	LastEventID []byte
 	// Err is why the connection ended: the read error (ErrIdleTimeout, a
 	// reset, …) or the failed request of the last resubscription; nil
 	// when the server ended the response before the run ended.
 	Err error
 }
 
-// Message is the user message SendMessage sends, as one text part.
+// Message is the user message SendMessage sends, as one text part. Its ids
+// are strings, not the []byte of the package's results, as a caller types
+// them or reads them from its configuration.
 type Message struct {
 	// Text is the message's text.
 	Text string
@@ -237,7 +239,9 @@ func (c *Client) SendMessage(ctx context.Context, m *Message) (*Run, error) {
 // Subscribe follows the task taskID with tasks/{id}:subscribe (or
 // SubscribeToTask), sending lastEventID as Last-Event-ID unless it is "".
 // Its run and errors are SendMessage's; a drop before any event
-// resubscribes with taskID and lastEventID.
+// resubscribes with taskID and lastEventID. The ids are strings, not the
+// []byte of the package's results, as a caller types them or reads them
+// from its configuration.
 func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Run, error) {
 	req, err := c.subscribeRequest(taskID)
 	if err != nil {
@@ -502,11 +506,12 @@ func (r *Run) Close() error {
 // ErrIdleTimeout, ErrTimeout, ErrClosed or the context's cause).
 func (r *Run) Result() *reconstruct.Result { return r.s.Result() }
 
-// TaskID returns the run's task id; "" until an event named it.
-func (r *Run) TaskID() string { return r.s.TaskID() }
+// TaskID returns the run's task id; nil until an event named it.
+func (r *Run) TaskID() []byte { return r.s.TaskID() }
 
-// LastEventID returns the SSE id of the last event applied.
-func (r *Run) LastEventID() string { return string(r.s.LastEventID()) }
+// LastEventID returns a copy of the SSE id of the last event applied; nil
+// when none.
+func (r *Run) LastEventID() []byte { return idBytes(string(r.s.LastEventID())) }
 
 // Wait reads the run to its end, dropping the updates, and returns its
 // Result and Result.Err.
@@ -720,7 +725,7 @@ func (r *Run) resubscribe(readErr error) error {
 		if err := r.ctx.Err(); err != nil {
 			return context.Cause(r.ctx)
 		}
-		taskID := r.s.TaskID()
+		taskID := string(r.s.TaskID())
 		if taskID == "" {
 			taskID = r.taskID
 		}
@@ -734,7 +739,7 @@ func (r *Run) resubscribe(readErr error) error {
 		}
 		d := r.backoff()
 		if r.c.OnResubscribe != nil {
-			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: taskID, LastEventID: lastID, Err: readErr})
+			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: idBytes(taskID), LastEventID: idBytes(lastID), Err: readErr})
 		}
 		if d > 0 {
 			t := time.NewTimer(d)
@@ -844,4 +849,13 @@ func NewID() string {
 	u[8] = u[8]&0x3f | 0x80
 	h := hex.EncodeToString(u[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// idBytes returns id as the []byte the package's results hold ids in; nil
+// for "".
+func idBytes(id string) []byte {
+	if id == "" {
+		return nil
+	}
+	return []byte(id)
 }

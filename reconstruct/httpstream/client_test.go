@@ -179,9 +179,9 @@ func readRun(t *testing.T, run *httpstream.Run) seen {
 		s.kinds = append(s.kinds, u.Kind)
 		switch u.Kind {
 		case reconstruct.UpdateText:
-			s.live[u.Artifact.ID] += string(u.Text)
+			s.live[string(u.Artifact.ArtifactID)] += string(u.Text)
 		case reconstruct.UpdateReplaced:
-			s.live[u.Artifact.ID] = string(u.Text)
+			s.live[string(u.Artifact.ArtifactID)] = string(u.Text)
 		case reconstruct.UpdateDone:
 			dones++
 		}
@@ -458,8 +458,8 @@ func TestClientIdleTimeout(t *testing.T) {
 	require.ErrorIs(t, err, httpstream.ErrIdleTimeout)
 	var trunc *reconstruct.TruncatedError
 	require.ErrorAs(t, err, &trunc)
-	assert.Equal(t, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", trunc.TaskID)
-	assert.Equal(t, lastID, trunc.LastEventID)
+	assert.Equal(t, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", string(trunc.TaskID))
+	assert.Equal(t, lastID, string(trunc.LastEventID))
 	assert.Equal(t, err, res.Err)
 	require.Len(t, resubs, 1)
 	assert.ErrorIs(t, resubs[0].Err, httpstream.ErrIdleTimeout)
@@ -541,7 +541,7 @@ func TestClientContextCancel(t *testing.T) {
 	wait(t, done, "cancelled run")
 	require.ErrorIs(t, err, context.Canceled)
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
-	assert.Equal(t, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", run.Result().TaskID)
+	assert.Equal(t, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", string(run.Result().TaskID))
 }
 
 // TestRunCloseWhileBlocked closes a run from other goroutines, twice at
@@ -635,7 +635,7 @@ func TestClientRetries(t *testing.T) {
 			c := &httpstream.Client{BaseURL: a.base(), Retries: tt.retries, RetryDelay: 2 * time.Millisecond, MaxRetryDelay: 5 * time.Millisecond, Jitter: -1,
 				OnResubscribe: func(r *httpstream.Resubscription) {
 					assert.Equal(t, len(got)+1, r.Attempt)
-					assert.Equal(t, lastID, r.LastEventID)
+					assert.Equal(t, lastID, string(r.LastEventID))
 					got = append(got, r.Delay)
 				}}
 			run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
@@ -643,7 +643,7 @@ func TestClientRetries(t *testing.T) {
 			_, err = run.Wait()
 			var trunc *reconstruct.TruncatedError
 			require.ErrorAs(t, err, &trunc)
-			assert.Equal(t, lastID, trunc.LastEventID)
+			assert.Equal(t, lastID, string(trunc.LastEventID))
 			assert.Equal(t, tt.want, got)
 			assert.Len(t, a.requests(), 1+len(tt.want))
 			for _, r := range a.requests()[1:] {

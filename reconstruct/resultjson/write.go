@@ -277,8 +277,8 @@ func (w *writer) result(res *reconstruct.Result, err error) {
 	w.open('{')
 	if res != nil {
 		w.str("state", StateName(res.State))
-		w.str("taskId", res.TaskID)
-		w.str("contextId", res.ContextID)
+		w.strBytes("taskId", res.TaskID)
+		w.strBytes("contextId", res.ContextID)
 		w.key("answer")
 		if res.Answer != nil {
 			w.artifact(res.Answer)
@@ -304,7 +304,7 @@ func (w *writer) result(res *reconstruct.Result, err error) {
 		w.message("statusMessage", res.StatusMessage)
 		w.message("message", res.Message)
 		w.usage(res.Usage)
-		w.str("lastEventId", res.LastEventID)
+		w.strBytes("lastEventId", res.LastEventID)
 		w.key("diagnostics")
 		w.open('[')
 		for i := range res.Diagnostics {
@@ -339,13 +339,13 @@ func (w *writer) result(res *reconstruct.Result, err error) {
 
 func (w *writer) artifact(a *reconstruct.Artifact) {
 	w.open('{')
-	w.str("artifactId", a.ID)
-	w.strOmit("name", a.Name)
-	w.strOmit("description", a.Description)
+	w.strBytes("artifactId", a.ArtifactID)
+	w.strBytesOmit("name", a.Name)
+	w.strBytesOmit("description", a.Description)
 	w.key("text")
 	w.text(a.Text(), false)
 	w.parts(a.Parts)
-	w.rawOmit("metadata", a.Metadata)
+	w.rawOmit("metadata", a.Metadata.Raw)
 	if len(a.Extensions) > 0 {
 		w.key("extensions")
 		w.open('[')
@@ -411,7 +411,7 @@ func (w *writer) citation(c *citations.Resolved) {
 	w.close('}')
 }
 
-func (w *writer) parts(parts []reconstruct.Part) {
+func (w *writer) parts(parts []parser.Part) {
 	w.key("parts")
 	w.open('[')
 	for i := range parts {
@@ -445,34 +445,34 @@ func (w *writer) parts(parts []reconstruct.Part) {
 			}
 		case parser.PartURL:
 			w.str("kind", "url")
-			w.strOmit("url", p.URL)
+			w.strBytesOmit("url", p.URL)
 		default:
 			w.str("kind", "unknown")
 		}
-		w.strOmit("filename", p.Filename)
-		w.strOmit("mediaType", p.MediaType)
-		w.rawOmit("metadata", p.Metadata)
+		w.strBytesOmit("filename", p.Filename)
+		w.strBytesOmit("mediaType", p.MediaType)
+		w.rawOmit("metadata", p.Metadata.Raw)
 		w.close('}')
 	}
 	w.close(']')
 }
 
-func (w *writer) message(name string, m *reconstruct.Message) {
+func (w *writer) message(name string, m *parser.Message) {
 	if m == nil {
 		w.null(name)
 		return
 	}
 	w.key(name)
 	w.open('{')
-	w.str("messageId", m.ID)
+	w.strBytes("messageId", m.MessageID)
 	w.str("role", m.Role.String())
-	w.strBytes("text", m.Text())
+	w.strBytes("text", reconstruct.MessageText(m))
 	w.parts(m.Parts)
-	w.rawOmit("metadata", m.Metadata)
+	w.rawOmit("metadata", m.Metadata.Raw)
 	w.close('}')
 }
 
-func (w *writer) usage(u *reconstruct.Usage) {
+func (w *writer) usage(u *parser.Usage) {
 	if u == nil {
 		w.null("usage")
 		return
@@ -481,7 +481,7 @@ func (w *writer) usage(u *reconstruct.Usage) {
 	w.open('{')
 	has := func(f parser.UsageField) bool { return u.Fields&f != 0 }
 	if has(parser.UsageModel) {
-		w.str("model", u.Model)
+		w.strBytes("model", u.Model)
 	}
 	if has(parser.UsageInputTokens) {
 		w.int("inputTokens", u.InputTokens)
@@ -510,8 +510,8 @@ func (w *writer) diagnostic(g *reconstruct.Diagnostic) {
 	w.int("offset", g.Offset)
 	w.int("seq", g.Seq)
 	w.strBytes("id", g.ID)
-	w.strOmit("artifactId", g.ArtifactID)
-	w.strOmit("taskId", g.TaskID)
+	w.strBytesOmit("artifactId", g.ArtifactID)
+	w.strBytesOmit("taskId", g.TaskID)
 	w.strOmit("field", g.Field)
 	if g.From != 0 || g.To != 0 {
 		w.strOmit("from", g.From.String())
@@ -550,8 +550,8 @@ func (w *writer) errorDoc(err error) {
 		// failed (a reset, a deadline), with the failure's message.
 		w.str("type", "truncated")
 		w.str("message", err.Error())
-		w.str("taskId", trunc.TaskID)
-		w.str("lastEventId", trunc.LastEventID)
+		w.strBytes("taskId", trunc.TaskID)
+		w.strBytes("lastEventId", trunc.LastEventID)
 		w.str("state", StateName(trunc.State))
 		w.int("offset", trunc.Offset)
 		w.bool("insideEvent", trunc.Cut != nil)

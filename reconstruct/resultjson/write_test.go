@@ -62,10 +62,10 @@ func TestFloatMatchesEncodingJSON(t *testing.T) {
 		w := writer{opts: &Options{}}
 		w.float(f)
 		assert.Equal(t, encode(t, f), string(w.b), "float(%v) and encoding/json", f)
-		assert.True(t, encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v refused", f)
+		assert.True(t, encodable(&reconstruct.Result{Usage: &parser.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v refused", f)
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		assert.False(t, encodable(&reconstruct.Result{Usage: &reconstruct.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v accepted; encoding/json refuses them", f)
+		assert.False(t, encodable(&reconstruct.Result{Usage: &parser.Usage{Credits: f, Fields: parser.UsageCredits}}), "credits %v accepted; encoding/json refuses them", f)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestErrors(t *testing.T) {
 		opts *Options
 		want string
 	}{
-		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, cut.Err.Error(), false)) + `,"taskId":"` + trunc.TaskID + `"`},
+		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, cut.Err.Error(), false)) + `,"taskId":"` + string(trunc.TaskID) + `"`},
 		{"syntax", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
 		{"syntax place", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","field":"task.id"}`},
 		{"not an event stream", nil, &reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<html>\xff")}, nil, `"httpStatus":200,"contentType":"text/html","head":"<html>\ufffd"}`},
@@ -186,7 +186,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestUnrepresentableCreditsGiveTheFallback(t *testing.T) {
-	res := &reconstruct.Result{Usage: &reconstruct.Usage{Credits: math.Inf(1), Fields: parser.UsageCredits}}
+	res := &reconstruct.Result{Usage: &parser.Usage{Credits: math.Inf(1), Fields: parser.UsageCredits}}
 	assert.Equal(t, "x"+fallback+"\n", string(Append([]byte("x"), res, nil, nil)), "Append")
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, res, nil, nil), "Write")
@@ -214,14 +214,14 @@ func bigResult() *reconstruct.Result {
 	for i := range 3*chunk + 7 {
 		raw = append(raw, byte(i*7))
 	}
-	a := &reconstruct.Artifact{ID: "art", Sealed: true, Parts: []reconstruct.Part{
+	a := &reconstruct.Artifact{Sealed: true, Artifact: parser.Artifact{ArtifactID: []byte("art"), Parts: []parser.Part{
 		{Kind: parser.PartText, Text: text},
 		{Kind: parser.PartData, Data: data},
 		{Kind: parser.PartData, Data: append([]byte("not json "), text...)},
 		{Kind: parser.PartRaw, Raw: raw},
 		{Kind: parser.PartText, Text: text[:len(text)/3]},
-	}}
-	return &reconstruct.Result{State: parser.TaskStateCompleted, TaskID: "t", Answer: a, Artifacts: []*reconstruct.Artifact{a}}
+	}}}
+	return &reconstruct.Result{State: parser.TaskStateCompleted, TaskID: []byte("t"), Answer: a, Artifacts: []*reconstruct.Artifact{a}}
 }
 
 // pieces records the size of each Write call.

@@ -52,7 +52,7 @@ func main() {
 		switch u.Kind {
 		case reconstruct.UpdateText, reconstruct.UpdateReplaced, reconstruct.UpdateSealed:
 			b = append(b, `,"artifactId":`...)
-			b = resultjson.AppendString(b, []byte(u.Artifact.ID))
+			b = resultjson.AppendString(b, u.Artifact.ArtifactID)
 			b = append(b, `,"thinking":`...)
 			b = strconv.AppendBool(b, u.Artifact.Thinking)
 			b = append(b, `,"sealed":`...)
@@ -66,7 +66,7 @@ func main() {
 			b = resultjson.AppendString(b, []byte(u.State.String()))
 			b = append(b, `,"message":`...)
 			if u.Message != nil {
-				b = resultjson.AppendString(b, u.Message.Text())
+				b = resultjson.AppendString(b, reconstruct.MessageText(u.Message))
 			} else {
 				b = append(b, "null"...)
 			}
