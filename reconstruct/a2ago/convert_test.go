@@ -58,13 +58,16 @@ func seqOf(events []a2a.Event, err error) iter.Seq2[a2a.Event, error] {
 	}
 }
 
-// sameJSON compares the exact JSON of metadata, data parts and citation
-// targets as values: through a2a-go's maps the key order and number
+// sameJSON compares the exact JSON of metadata (Metadata.Raw, and its
+// citations), data parts and citation targets as values: through a2a-go's maps the key order and number
 // spelling change (and with them a target's offset in its data part).
 var sameJSON = cmp.Options{
 	cmp.FilterPath(func(p cmp.Path) bool {
 		if sf, ok := p.Last().(cmp.StructField); ok {
-			return sf.Name() == "Metadata" || sf.Name() == "Data" || sf.Name() == "Target"
+			switch sf.Name() {
+			case "Metadata", "Raw", "Citations", "Data", "Target":
+				return true
+			}
 		}
 		return false
 	}, cmp.Comparer(func(a, b []byte) bool {

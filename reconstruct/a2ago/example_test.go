@@ -90,7 +90,7 @@ func ExampleUpdates() {
 		case reconstruct.UpdateText, reconstruct.UpdateReplaced:
 			fmt.Printf("%v %q\n", u.Kind, u.Text)
 		case reconstruct.UpdateSealed:
-			fmt.Printf("%v %s\n", u.Kind, u.Artifact.ID)
+			fmt.Printf("%v %s\n", u.Kind, string(u.Artifact.ArtifactID))
 		case reconstruct.UpdateState, reconstruct.UpdateDone:
 			fmt.Printf("%v %v\n", u.Kind, u.State)
 		}

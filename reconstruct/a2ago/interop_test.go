@@ -31,9 +31,9 @@ type update struct {
 }
 
 func record(u reconstruct.Update, err error) update {
-	r := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State, Message: string(u.Message.Text())}
+	r := update{Kind: u.Kind, Seq: u.Seq, Text: string(u.Text), State: u.State, Message: string(reconstruct.MessageText(u.Message))}
 	if u.Artifact != nil {
-		r.Artifact = u.Artifact.ID
+		r.Artifact = string(u.Artifact.ArtifactID)
 	}
 	if err == nil {
 		err = u.Err
@@ -49,6 +49,7 @@ func record(u reconstruct.Update, err error) update {
 // on, are left out.
 var resultDiff = []cmp.Option{
 	cmpopts.IgnoreFields(reconstruct.Result{}, "TaskID", "ContextID", "LastEventID"),
+	cmpopts.IgnoreFields(parser.Message{}, "TaskID", "ContextID"),
 	cmpopts.IgnoreUnexported(reconstruct.Artifact{}),
 	cmpopts.EquateEmpty(),
 	cmp.Comparer(func(a, b error) bool { return (a == nil) == (b == nil) }),
@@ -166,9 +167,9 @@ func fromStore(t *testing.T, task *a2a.Task) []storedArtifact {
 func fromResult(res *reconstruct.Result) []storedArtifact {
 	var out []storedArtifact
 	for _, a := range res.Artifacts {
-		sa := storedArtifact{ID: a.ID, Metadata: string(a.Metadata)}
+		sa := storedArtifact{ID: string(a.ArtifactID), Metadata: string(a.Metadata.Raw)}
 		for _, p := range a.Parts {
-			sa.Parts = append(sa.Parts, storedPart{Kind: p.Kind, Text: string(p.Text), Data: string(p.Data), Metadata: string(p.Metadata)})
+			sa.Parts = append(sa.Parts, storedPart{Kind: p.Kind, Text: string(p.Text), Data: string(p.Data), Metadata: string(p.Metadata.Raw)})
 		}
 		out = append(out, sa)
 	}
@@ -213,7 +214,7 @@ func TestInterop(t *testing.T) {
 					assert.Empty(t, cmp.Diff(upsB, upsA), "updates: wire (-) vs a2a-go client (+)")
 					for _, res := range []*reconstruct.Result{resA, resB} {
 						require.NotEmpty(t, res.TaskID)
-						assert.Empty(t, cmp.Diff(fromStore(t, s.stored(t, res.TaskID)), fromResult(res)), "task store (-) vs Result (+)")
+						assert.Empty(t, cmp.Diff(fromStore(t, s.stored(t, string(res.TaskID))), fromResult(res)), "task store (-) vs Result (+)")
 						checkRun(t, run, unit, res)
 					}
 				})
@@ -234,12 +235,12 @@ func checkRun(t *testing.T, run string, unit citations.Unit, res *reconstruct.Re
 	case runCompleted:
 		assert.Equal(t, parser.TaskStateCompleted, res.State)
 		require.NotNil(t, res.Answer)
-		assert.Equal(t, answerID, res.Answer.ID)
+		assert.Equal(t, answerID, string(res.Answer.ArtifactID))
 		assert.Equal(t, answerText, string(res.Answer.Text()))
 		assert.Nil(t, res.StatusMessage)
 		require.NotNil(t, res.Usage)
-		assert.Equal(t, reconstruct.Usage{
-			Model: "corti-default", InputTokens: 5120, OutputTokens: 188, CachedInputTokens: 4096, TotalTokens: 5308, Credits: 53.08,
+		assert.Equal(t, parser.Usage{
+			Model: []byte("corti-default"), InputTokens: 5120, OutputTokens: 188, CachedInputTokens: 4096, TotalTokens: 5308, Credits: 53.08,
 			Fields: parser.UsageModel | parser.UsageInputTokens | parser.UsageOutputTokens | parser.UsageCachedInputTokens | parser.UsageTotalTokens | parser.UsageCredits,
 		}, *res.Usage)
 		assert.Empty(t, res.Answer.CitationDiagnostics)
@@ -256,11 +257,11 @@ func checkRun(t *testing.T, run string, unit citations.Unit, res *reconstruct.Re
 	case runInputRequired:
 		assert.Equal(t, parser.TaskStateInputRequired, res.State)
 		assert.Nil(t, res.Answer)
-		assert.Equal(t, question, string(res.StatusMessage.Text()))
+		assert.Equal(t, question, string(reconstruct.MessageText(res.StatusMessage)))
 	case runFailed:
 		assert.Equal(t, parser.TaskStateFailed, res.State)
 		assert.Nil(t, res.Answer)
-		assert.Equal(t, failure, string(res.StatusMessage.Text()))
+		assert.Equal(t, failure, string(reconstruct.MessageText(res.StatusMessage)))
 	}
 }
 

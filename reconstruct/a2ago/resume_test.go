@@ -38,7 +38,7 @@ func TestRunResumes(t *testing.T) {
 					continue // the run had ended: nothing to resume
 				}
 				require.NotEmpty(t, run.TaskID(), "cut %d", cut)
-				snapshot := &a2a.Task{ID: a2a.TaskID(run.TaskID()), ContextID: want.ContextID, Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
+				snapshot := &a2a.Task{ID: a2a.TaskID(run.TaskID()), ContextID: string(want.ContextID), Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
 				assert.True(t, run.Read(seqOf(append([]a2a.Event{snapshot}, events[cut:]...), nil)), "cut %d", cut)
 				got, err := run.Close()
 				assert.Equal(t, wantErr == nil, err == nil, "cut %d: %v", cut, err)
@@ -90,7 +90,7 @@ func TestInteropResume(t *testing.T) {
 			want, _, err := viaWire(t, s, b.path, runCompleted, nil)
 			require.NoError(t, err)
 			assert.Empty(t, cmp.Diff(want, got, resultDiff...), "uncut on the wire (-) vs resumed through a2a-go (+)")
-			assert.Empty(t, cmp.Diff(fromStore(t, s.stored(t, got.TaskID)), fromResult(got)), "task store (-) vs Result (+)")
+			assert.Empty(t, cmp.Diff(fromStore(t, s.stored(t, string(got.TaskID))), fromResult(got)), "task store (-) vs Result (+)")
 		})
 	}
 }
