@@ -127,9 +127,9 @@ func TestRunUpdates(t *testing.T) {
 				require.NoError(t, err)
 				switch u.Kind {
 				case reconstruct.UpdateText:
-					texts[u.Artifact.ID] += string(u.Text)
+					texts[string(u.Artifact.ArtifactID)] += string(u.Text)
 				case reconstruct.UpdateReplaced:
-					texts[u.Artifact.ID] = string(u.Text)
+					texts[string(u.Artifact.ArtifactID)] = string(u.Text)
 				}
 			}
 		}
