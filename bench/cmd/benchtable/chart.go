@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/a2astream/a2astream/bench"
@@ -113,7 +114,7 @@ func writeSVG(w io.Writer, gs []chartGroup) error {
 	for d := d0; d <= d1; d++ {
 		xd := x(math.Pow(10, d))
 		p(`<line class="tick" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>`+"\n", xd, plotTop, xd, plotBottom)
-		p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s</text>`+"\n", xd, plotBottom+14, esc(fnum(math.Pow(10, d))))
+		p(`<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s</text>`+"\n", xd, plotBottom+14, strconv.FormatFloat(math.Pow(10, d), 'f', -1, 64))
 	}
 	p(`<text x="%d" y="%d" text-anchor="middle" fill="#555">MB/s</text>`+"\n", chartLeft+chartWidth/2, plotBottom+30)
 	y := plotTop
