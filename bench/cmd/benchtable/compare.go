@@ -30,20 +30,25 @@ func compare(w io.Writer, before, after map[string]stats, h header) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("### Before and after, in one run\n\n")
 	header1(p, h)
-	p("Before: `%s` at %s. After: this tree at %s. ", h.base, commitOf(h.base), commitOf("."))
-	p("Command: `cd bench && go run ./cmd/benchtable -base %s` (%d rounds; each round runs both trees' benchmarks, which first alternating; -benchtime=%s). Figures are medians of the rounds; after/before is the ratio of the median times (below 1: faster after).\n\n", h.base, h.count, h.benchtime)
+	now := "this tree at " + commitOf(".")
+	if h.from != "" {
+		now = "the tree of " + h.from
+	}
+	p("Before: `%s` at %s. After: %s. ", h.base, commitOf(h.base), now)
+	p("Command: `cd bench && go run ./cmd/benchtable -base %s` (%d rounds; each round runs both trees' benchmarks, which first alternating; -benchtime=%s). ", h.base, h.count, h.benchtime)
+	p("Figures are process CPU time, which leaves out the time other jobs held the CPU (wall time on this shared machine moved by up to 5× between runs): the minimum over the rounds, the least disturbed run, and in brackets the median; after/before is the ratio of the minima (below 1: less CPU after).\n\n")
 
-	p("#### Targets, 4 KiB reads (from the rows; the pipeline also run in turn)\n\n| corpus | target | before | after |\n|---|---|---:|---:|\n")
+	p("#### Targets, 4 KiB reads (ratios of the rows' minimum CPU times; the pipeline also run in turn)\n\n| corpus | target | before | after |\n|---|---|---:|---:|\n")
 	for _, cn := range bench.PeerCorpora {
 		row := func(side map[string]stats, a, b string) string {
 			x, y := side["Read/"+a+"/"+cn+"/4KiB"], side["Read/"+b+"/"+cn+"/4KiB"]
 			if b == "fastjson-alone" {
 				y = side["Read/"+b+"/"+cn+"/whole"]
 			}
-			if !x.present || !y.present {
+			if !x.present || !y.present || y.cpuMin == 0 {
 				return "—"
 			}
-			return fnum(x.ns/y.ns) + "×"
+			return fnum(x.cpuMin/y.cpuMin) + "×"
 		}
 		for _, pr := range bench.Pairs {
 			p("| %s | %s | %s | %s |\n", cn, pr.Desc, row(before, pr.A, pr.B), row(after, pr.A, pr.B))
@@ -69,7 +74,7 @@ func compare(w io.Writer, before, after map[string]stats, h header) {
 			if !before["Read/ours-lexer/"+cn+"/"+rd].present || !after["Read/ours-lexer/"+cn+"/"+rd].present {
 				continue
 			}
-			p("#### %s, %s reads\n\n| implementation | before MB/s | after MB/s | after/before time | allocs/event before | after |\n|---|---:|---:|---:|---:|---:|\n", cn, rd)
+			p("#### %s, %s reads\n\n| implementation | before cpu ns/event | after cpu ns/event | after/before | allocs/event before | after |\n|---|---:|---:|---:|---:|---:|\n", cn, rd)
 			for _, im := range bench.Impls() {
 				name := rowName(im, cn, rd)
 				b, a := before[name], after[name]
@@ -86,7 +91,17 @@ func compare(w io.Writer, before, after map[string]stats, h header) {
 					}
 					return fnum(s.allocs / s.events)
 				}
-				p("| %s | %s | %s | %s× | %s | %s |\n", label, fnum(b.mbs), fnum(a.mbs), fnum(a.ns/b.ns), perEv(b), perEv(a))
+				cpuEv := func(s stats) string {
+					if s.events == 0 || s.cpuMin == 0 {
+						return "—"
+					}
+					return fnum(s.cpuMin/s.events) + " (" + fnum(s.cpu/s.events) + ")"
+				}
+				change := "—"
+				if b.cpuMin > 0 && a.cpuMin > 0 {
+					change = fnum(a.cpuMin/b.cpuMin) + "×"
+				}
+				p("| %s | %s | %s | %s | %s | %s |\n", label, cpuEv(b), cpuEv(a), change, perEv(b), perEv(a))
 			}
 			p("\n")
 		}

@@ -10,7 +10,8 @@
 // Flags: -count (rounds of the whole set, so runs of each benchmark,
 // default 5), -benchtime (default 300ms), -bench (a filter on the
 // benchmarks, default those the report shows), -raw (a file for the plain benchmark output,
-// for benchstat), -svg (a file for the chart), -base (the bench directory
+// for benchstat), -svg (a file for the chart), -from (a file written by
+// -raw: report on its lines instead of running), -base (the bench directory
 // of another checkout: each round then runs the base's benchmarks and this
 // one's in turn, and the report compares the two; see compare.go). Progress
 // goes to standard error. It exits with status 1 when a run fails, not
@@ -44,9 +45,11 @@ type sample struct {
 
 // stats are the medians of a benchmark's samples.
 type stats struct {
-	n                         int
-	ns, nsMin, nsMax          float64
-	cpu, mbs, allocs, events  float64
+	n                        int
+	ns, nsMin, nsMax         float64
+	cpu, mbs, allocs, events float64
+	// cpuMin is the least CPU time of the samples.
+	cpuMin                    float64
 	ratio, ratioMin, ratioMax float64
 	// cpuRatio is the median of the cpu-x ratios, with its range.
 	cpuRatio, cpuRatioMin, cpuRatioMax float64
@@ -69,6 +72,7 @@ func main() {
 	raw := flag.String("raw", "", "also write the benchmark lines (benchstat's input) to this file")
 	svg := flag.String("svg", "", "also write the throughput chart (SVG) to this file")
 	base := flag.String("base", "", "the bench directory of another checkout to compare with, run in turn in each round")
+	from := flag.String("from", "", "report on the benchmark lines of this file (written by -raw) instead of running them")
 	flag.Parse()
 	if *filter == "" {
 		*filter = reportFilter
@@ -84,6 +88,38 @@ func main() {
 		fail("locating package bench: %v (run from the bench module: cd bench && go run ./cmd/benchtable)", err)
 	}
 	dir := strings.TrimSpace(string(out))
+	if *from != "" {
+		// A report on a saved run: its base's lines follow "# base" and end
+		// with the "ok" line of their go test.
+		b, err := os.ReadFile(*from)
+		if err != nil {
+			fail("%v", err)
+		}
+		var before, after strings.Builder
+		into := &after
+		for _, line := range strings.SplitAfter(string(b), "\n") {
+			if strings.HasPrefix(line, "# base ") {
+				*base, into = strings.TrimSpace(strings.TrimPrefix(line, "# base ")), &before
+				continue
+			}
+			into.WriteString(line)
+			if strings.HasPrefix(line, "ok  ") {
+				into = &after
+			}
+		}
+		h := header{start: start, end: start, load: load, count: *count, benchtime: *benchtime, base: *base, from: *from}
+		w := bufio.NewWriter(os.Stdout)
+		defer w.Flush()
+		if *base != "" {
+			compare(w, summarizeAll(parseLines(before.String())), summarizeAll(parseLines(after.String())), h)
+			return
+		}
+		fmt.Fprintln(os.Stderr, "benchtable: correctness matrix…")
+		st := summarizeAll(parseLines(after.String()))
+		report(w, st, bench.Matrix(bench.Corpora()), h)
+		writeChart(*svg, st)
+		return
+	}
 	var matrix []bench.Verdict
 	if *base == "" {
 		fmt.Fprintln(os.Stderr, "benchtable: correctness matrix…")
@@ -135,17 +171,23 @@ func main() {
 	}
 	st := summarizeAll(after)
 	report(w, st, matrix, h)
-	if *svg != "" {
-		f, err := os.Create(*svg)
-		if err != nil {
-			fail("%v", err)
-		}
-		if err := writeSVG(f, chartGroups(st)); err != nil {
-			fail("writing %s: %v", *svg, err)
-		}
-		if err := f.Close(); err != nil {
-			fail("%v", err)
-		}
+	writeChart(*svg, st)
+}
+
+// writeChart writes the chart of st to the file path, if one is given.
+func writeChart(path string, st map[string]stats) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fail("%v", err)
+	}
+	if err := writeSVG(f, chartGroups(st)); err != nil {
+		fail("writing %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		fail("%v", err)
 	}
 }
 
@@ -271,6 +313,7 @@ func summarize(ss []sample) stats {
 		ns: median(ns), nsMin: slices.Min(ns), nsMax: slices.Max(ns),
 		ratio: median(ratio), ratioMin: slices.Min(ratio), ratioMax: slices.Max(ratio),
 		cpu:    median(pick(func(s sample) float64 { return s.cpu })),
+		cpuMin: slices.Min(pick(func(s sample) float64 { return s.cpu })),
 		mbs:    median(pick(func(s sample) float64 { return s.mbs })),
 		allocs: median(pick(func(s sample) float64 { return s.allocs })),
 		events: median(pick(func(s sample) float64 { return s.events })),
@@ -291,6 +334,8 @@ type header struct {
 	count      int
 	benchtime  string
 	base       string
+	// from is the file the run's lines were read from (-from), if any.
+	from string
 }
 
 func loadAvg() string {
