@@ -49,13 +49,15 @@ type ID struct {
 // ParseID parses s as an id of the given kind: a UUIDv7 in lowercase
 // canonical form (8-4-4-4-12 hex digits, version 7, RFC 9562 variant),
 // either bare or with the kind's prefix. Any other input, including the
-// prefix of another kind or uppercase hex, gives ErrInvalidID.
-func ParseID(kind IDKind, s string) (ID, error) {
+// prefix of another kind or uppercase hex, gives ErrInvalidID. s is a
+// string as a caller types it, or the []byte of a decoded or reconstructed
+// id (Result.TaskID), parsed without a copy.
+func ParseID[T string | []byte](kind IDKind, s T) (ID, error) {
 	p := kind.Prefix()
 	if p == "" {
 		return ID{}, ErrInvalidID
 	}
-	if len(s) > len(p) && s[:len(p)] == p {
+	if len(s) > len(p) && string(s[:len(p)]) == p {
 		s = s[len(p):]
 	}
 	if len(s) != 36 {

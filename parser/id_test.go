@@ -96,3 +96,17 @@ func TestIDKindStrings(t *testing.T) {
 	assert.Empty(t, (ID{}).String(), "the zero ID's String()")
 	assert.Empty(t, (ID{}).AppendTo(nil), "the zero ID's AppendTo(nil)")
 }
+
+// An id as the decoder and the Result hold it, []byte, parses as its
+// string does.
+func TestParseIDBytes(t *testing.T) {
+	const s = "task.0192f4c8-4e7c-7d50-b13c-5eaf8a4d9c62"
+	want, err := ParseID(IDTask, s)
+	require.NoError(t, err)
+	got, err := ParseID(IDTask, []byte(s))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	_, err = ParseID(IDContext, []byte(s))
+	assert.ErrorIs(t, err, ErrInvalidID, "another kind's prefix")
+	assert.Zero(t, testing.AllocsPerRun(10, func() { ParseID(IDTask, []byte(s)) }), "allocations")
+}

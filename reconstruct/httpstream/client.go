@@ -840,7 +840,8 @@ func (w *watchdog) stop() {
 
 // NewID returns a random UUIDv7 (RFC 9562), bare, for a message id or a
 // JSON-RPC request id: A2A servers take it as a message id, and Corti
-// accepts its ids without their prefix.
+// accepts its ids without their prefix. It is a string, as the ids of a
+// [Message] a caller sends are.
 func NewID() string {
 	var u [16]byte
 	rand.Read(u[:])
