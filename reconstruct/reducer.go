@@ -120,7 +120,10 @@ type Reducer struct {
 	// nothing of the Reducer (nor of the Stream that holds it) alive, and
 	// each run has its own: Reset leaves the last run's as it was.
 	res *Result
-	// index maps an artifact id to its place in res.Artifacts.
+	// index maps an artifact id to its artifact once the run has more
+	// than smallRun artifacts; nil before, when find looks through
+	// res.Artifacts (a map of one artifact, as most runs have, is about
+	// 250 bytes that an open stream would hold).
 	index map[string]*Artifact
 	// recent is the artifact of the last artifact update, found without
 	// a map lookup when the next update is for it too (the usual case).
@@ -136,8 +139,10 @@ type Reducer struct {
 	// held is the sum of the artifacts' sizes, which MaxRunSize caps.
 	held int
 
-	updates  []Update
-	resolver citations.Resolver
+	updates []Update
+	// resolver is made when an artifact has citations to resolve, and
+	// kept across Reset.
+	resolver *citations.Resolver
 	// lastID is the SSE id of the last event applied: idBuf, the
 	// Reducer's copy, or after repeat a view of the frame's id (idView),
 	// which the Stream makes a copy with ownID before its lexer's buffer
@@ -169,13 +174,45 @@ func (r *Reducer) Reset(opts *Options) {
 	*r = Reducer{
 		opts:     opts.withDefaults(),
 		res:      new(Result),
-		index:    make(map[string]*Artifact),
 		updates:  r.updates[:0],
 		resolver: r.resolver,
 		idBuf:    r.idBuf[:0],
 	}
 	r.lastID = r.idBuf
-	r.resolver.Reset(r.opts.Citations)
+	if r.resolver != nil {
+		r.resolver.Reset(r.opts.Citations)
+	}
+}
+
+// smallRun is the number of artifacts up to which find looks an id up
+// through res.Artifacts rather than in a map.
+const smallRun = 8
+
+// find returns the run's artifact with the given id, or nil.
+func (r *Reducer) find(id []byte) *Artifact {
+	if r.index != nil {
+		return r.index[string(id)]
+	}
+	for _, a := range r.res.Artifacts {
+		if bytes.Equal(a.ArtifactID, id) {
+			return a
+		}
+	}
+	return nil
+}
+
+// add appends a, a new artifact, to the run.
+func (r *Reducer) add(a *Artifact) {
+	r.res.Artifacts = append(r.res.Artifacts, a)
+	switch n := len(r.res.Artifacts); {
+	case r.index != nil:
+		r.index[string(a.ArtifactID)] = a
+	case n > smallRun:
+		r.index = make(map[string]*Artifact, 2*n)
+		for _, a := range r.res.Artifacts {
+			r.index[string(a.ArtifactID)] = a
+		}
+	}
 }
 
 // Result returns the run as rebuilt so far. It changes with the next Apply;
@@ -347,7 +384,7 @@ func (r *Reducer) task(f *sse.Frame, t *parser.Task) {
 	seal := t.Status.State.Terminal()
 	for i := range t.Artifacts {
 		a := &t.Artifacts[i]
-		if old := r.index[string(a.ArtifactID)]; old != nil && old.Sealed {
+		if old := r.find(a.ArtifactID); old != nil && old.Sealed {
 			continue
 		}
 		// A thinking artifact in a snapshot was closed: its tag comes
@@ -556,11 +593,11 @@ func (r *Reducer) tooLarge(f *sse.Frame, grow int) {
 // applyArtifact appends or replaces the parts of one artifact and seals it
 // on its last chunk. It returns false when the run ended.
 func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, last bool) bool {
-	// The map lookup converts the id without allocating; only a new
-	// artifact makes a string of it.
+	// The lookup converts the id without allocating; only a new
+	// artifact makes a copy of it.
 	a := r.recent
 	if a == nil || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
-		a = r.index[string(in.ArtifactID)]
+		a = r.find(in.ArtifactID)
 	}
 	switch {
 	case a == nil:
@@ -572,8 +609,7 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 			return false
 		}
 		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(in.ArtifactID)}}
-		r.index[string(in.ArtifactID)] = a
-		r.res.Artifacts = append(r.res.Artifacts, a)
+		r.add(a)
 	case a.Sealed:
 		if !r.diag(f, Diagnostic{ArtifactID: ownID(a.ArtifactID), Err: ErrSealedArtifact}) {
 			return false
@@ -832,6 +868,10 @@ func (r *Reducer) resolve(a *Artifact) {
 	a.Citations, a.CitationDiagnostics = nil, nil
 	if !cited {
 		return
+	}
+	if r.resolver == nil {
+		r.resolver = new(citations.Resolver)
+		r.resolver.Reset(r.opts.Citations)
 	}
 	res := r.resolver.Resolve(a.Parts)
 	if len(res.Citations) > 0 {

@@ -201,3 +201,35 @@ func TestTextGrowth(t *testing.T) {
 		require.LessOrEqual(t, cap(text), want+want/8, "room for a full text of %d bytes", old)
 	}
 }
+
+// Artifacts are found by id however many a run has: up to eight through
+// the Result's list, past that through a map built then. Each artifact of
+// a run of 1, 8, 9 and 40 is opened, extended out of order and sealed,
+// and keeps its own text.
+func TestManyArtifacts(t *testing.T) {
+	for _, n := range []int{1, 8, 9, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			id := func(i int) string { return "art-" + strconv.Itoa(i) }
+			events := []string{task("TASK_STATE_WORKING")}
+			for i := range n {
+				events = append(events, first(id(i), "a"+strconv.Itoa(i)))
+			}
+			for i := n - 1; i >= 0; i-- {
+				events = append(events, more(id(i), " b"+strconv.Itoa(i)))
+			}
+			for i := range n {
+				events = append(events, more(id(i), " c"), artifactUpdate(id(i), true, true, "", text(".")))
+			}
+			events = append(events, status("TASK_STATE_COMPLETED", "", ""))
+			r := runStream(sseStream("m", events...), whole, nil)
+			require.NoError(t, r.err)
+			require.Len(t, r.res.Artifacts, n)
+			for i, a := range r.res.Artifacts {
+				assert.Equal(t, id(i), string(a.ArtifactID))
+				assert.Equal(t, "a"+strconv.Itoa(i)+" b"+strconv.Itoa(i)+" c.", string(a.Text()), "artifact %d", i)
+				assert.True(t, a.Sealed, "artifact %d", i)
+			}
+			assert.Empty(t, r.res.Diagnostics)
+		})
+	}
+}

@@ -125,14 +125,10 @@ func openStreams(t testing.TB, n int) float64 {
 }
 
 // maxOpenStream is the bound on the live heap of an open stream parked
-// between events, beyond the text it holds. It was 16 KiB before the Result
-// held parser's types (issue 18 item 3): a parser.Part is 352 bytes with the
-// views of its Metadata, a parser.Message 352, and the status message, its
-// part, the artifact and its part of this run cost about 0.9 KiB more
-// (15.1 KiB before, 16.0 KiB after).
-const maxOpenStream = 17 << 10
+// between events, beyond the text it holds (issue 20's goal).
+const maxOpenStream = 16 << 10
 
-// An open Stream parked between events holds at most 17 KiB beyond its
+// An open Stream parked between events holds at most 16 KiB beyond its
 // texts: the buffers an event needs while it is in flight are not kept
 // large between events.
 func TestOpenStreamsHeap(t *testing.T) {
