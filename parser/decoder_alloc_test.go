@@ -129,3 +129,26 @@ func TestDecoderResetKeepsNoData(t *testing.T) {
 	assert.Greater(t, int64(before.HeapAlloc)-int64(after.HeapAlloc), int64(8<<20)*9/10, "heap freed with the frame's data")
 	runtime.KeepAlive(&d)
 }
+
+// A stream whose large text comes in deltas of one envelope, which the
+// Decoder decodes by reusing the first one's parse, also finds its buffer
+// kept by Reset: two large deltas after a small one, then a small one.
+func TestDecoderReuseAllocsSameEnvelope(t *testing.T) {
+	small := bigTextEvent(48, false)
+	large := bigTextEvent(4<<20, false)
+	events := [][]byte{small, large, large, small}
+	var d Decoder
+	stream := func() {
+		d.Reset()
+		for i, data := range events {
+			if _, err := d.Decode(&sse.Frame{Seq: int64(i + 1), Data: data}); err != nil {
+				require.NoError(t, err)
+			}
+		}
+		if !d.SameEnvelope() {
+			require.True(t, d.SameEnvelope(), "the deltas share the first one's envelope")
+		}
+	}
+	stream()
+	assert.Zero(t, testing.AllocsPerRun(3, stream), "allocations per stream of a reused Decoder")
+}

@@ -95,7 +95,8 @@ func (d *Decoder) reuse(data []byte) *Event {
 		return nil
 	}
 	// One pass checks the text and, for a long one with escapes,
-	// unescapes it.
+	// unescapes it. Reset is told how much text the last event used.
+	d.maxText = max(d.maxText, len(d.text))
 	unesc, end, esc, ok := jsonx.UnescapeString(d.text[:0], data, h-1)
 	if !ok || end != len(data)-t {
 		return nil
