@@ -211,7 +211,9 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 	if !lx.drained && len(lx.buf)-lx.start > lx.max {
 		return 0, ErrBufferFull
 	}
-	lx.reserve(len(p))
+	if cap(lx.buf)-len(lx.buf) < len(p) {
+		lx.reserve(len(p))
+	}
 	lx.buf = append(lx.buf, p...)
 	lx.drained = false
 	return len(p), nil
@@ -237,7 +239,9 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 		return 0, ErrBufferFull
 	}
 	size = max(size, 1)
-	lx.reserve(size)
+	if cap(lx.buf)-len(lx.buf) < size {
+		lx.reserve(size)
+	}
 	p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+size)]
 	n, err := ReadSome(r, p)
 	if n < 0 || n > len(p) {
@@ -341,7 +345,13 @@ func (lx *Lexer) Next() bool {
 					}
 				}
 			}
-			if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
+			if len(b)-lf < shortScan {
+				// A few bytes, as when the input comes a byte or a
+				// few at a time: tested one by one, without a call.
+				for lf < len(b) && b[lf] != '\n' {
+					lf++
+				}
+			} else if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
 				lf += i
 			} else {
 				lf = len(b)
@@ -352,7 +362,20 @@ func (lx *Lexer) Next() bool {
 		e, next := lf, lf+1
 		if lx.crNext < lf && ls < lf {
 			lx.lfNext = lf // the line may end at a CR before it
-			if e = lx.indexCR(ls, lf); e < lf {
+			if cr := max(lx.crNext, ls); len(b)-cr < shortScan {
+				// A few bytes, tested one by one without a call (the
+				// window indexCR would search ends at len(b)).
+				from := cr
+				for cr < len(b) && b[cr] != '\r' {
+					cr++
+				}
+				lx.scanned.add(cr - from)
+				lx.crNext = cr
+				e = min(lf, cr)
+			} else {
+				e = lx.indexCR(ls, lf)
+			}
+			if e < lf {
 				// A CR ends the line, and with the LF that follows it
 				// one line end.
 				if next = e + 1; next == len(b) {
@@ -363,8 +386,16 @@ func (lx *Lexer) Next() bool {
 			}
 		}
 		if e == len(b) {
+			// Out of complete lines. The cheap case, inline: within
+			// bounds and not closed, with bytes held.
 			lx.cur, lx.lfNext = cur, lf
-			lx.partial()
+			if len(b) > limit {
+				lx.partial()
+			}
+			if !lx.closed && lx.start < len(b) {
+				lx.drained = true
+				return false
+			}
 			return lx.end()
 		}
 		cur = next
@@ -475,6 +506,10 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 // line with a UUID or a prefixed one, an event line or a keep-alive
 // comment takes.
 const shortWords = 8
+
+// shortScan is the length under which a search tests the bytes one by
+// one rather than call bytes.IndexByte.
+const shortScan = 16
 
 // dataPrefix and idPrefix are "data:" and "id:" as the low bytes of a
 // little-endian word.
