@@ -176,9 +176,22 @@
 // next call to Next, Write, Close, Resume or Reset (for a Reducer, Apply,
 // Fail, Finish or Reset); copy it to keep it. Artifacts, Messages and the
 // Result are the Reducer's own values: they change as events are applied
-// and stop changing after Close (Finish for a Reducer). Reset clears the
-// *Result in place (copy the struct to keep it); the Artifacts and Messages
-// it points to are never reused.
+// and stop changing after Close (Finish for a Reducer). Reset starts a new
+// Result and leaves the last one, and the Artifacts and Messages it points
+// to, as they were.
+//
+// A Result is a value of its own: the one [Read] returns, and a Stream's
+// or Reducer's once the run is over, holds its ids, texts, parts, metadata
+// and diagnostics and nothing of the lexer's or decoder's buffers, so that
+// keeping it while dropping the Stream frees them. Finish gives back the
+// room a text grew into when it is more than a fifth of the text: a kept
+// Result takes about its texts' and parts' size. While a run is open, a
+// Stream holds, besides its Result, about 15 KiB between events (the
+// decoder, the lexer's small buffer, the JSON tape), and the buffers an
+// event needs while it is in flight: the lexer's, holding the event (see
+// [sse.Lexer]), whose texts the Stream's decoder unescapes in place
+// ([parser.Decoder.DecodeInPlace]). Reset keeps the lexer and decoder and
+// their buffers for the next run.
 //
 // The model is package parser's: an Artifact embeds a [parser.Artifact],
 // messages are [parser.Message] values (their text is [MessageText]), parts
