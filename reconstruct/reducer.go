@@ -611,7 +611,7 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(in.ArtifactID)}}
 		r.add(a)
 	case a.Sealed:
-		if !r.diag(f, Diagnostic{ArtifactID: ownID(a.ArtifactID), Err: ErrSealedArtifact}) {
+		if !r.diag(f, Diagnostic{ArtifactID: a.ArtifactID, Err: ErrSealedArtifact}) {
 			return false
 		}
 		a.Sealed = false
