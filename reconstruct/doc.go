@@ -197,10 +197,10 @@
 // messages are [parser.Message] values (their text is [MessageText]), parts
 // [parser.Part], $usage [parser.Usage], ids []byte. The Reducer keeps deep
 // copies of the decoder's views: every slice of a Result, the typed views of
-// a parser.Metadata included, is its own. Applying a
-// text delta allocates nothing once the artifact's buffer has room
-// (amortised growth only), and lexing, decoding and reducing a delta frame
-// with a Stream allocates nothing in steady state.
+// a parser.Metadata included, is its own. Applying a text delta allocates
+// nothing once the artifact's buffer has room (amortised growth only), and
+// lexing, decoding and reducing a delta frame with a Stream allocates
+// nothing in steady state.
 //
 // A Stream or a Reducer must not be used from multiple goroutines at once.
 package reconstruct
