@@ -69,7 +69,7 @@ func TestDiagnostics(t *testing.T) {
 		{"too many", `{"citations":[{"data_part_id":"obj","offset":0},{"data_part_id":"obj","offset":0}]}`, citations.Options{MaxCitations: 1}, citations.ErrTooManyCitations, 0, 1, -2, true, ""},
 		{"scan limit", `{"citations":[{"data_part_id":"obj","offset":0,"locator":"/s"},{"data_part_id":"obj","offset":1,"locator":"/s"}]}`, citations.Options{MaxScan: 1}, citations.ErrScanLimit, 0, 1, -2, true, ""},
 		{"unknown part", entry(`"nope"`, `1`, ""), citations.Options{}, citations.ErrUnknownPart, 0, 0, -2, false, `citations: part 0 entry 0 id "nope" offset 1: no part has this data part id`},
-		{"file part", entry(`"file"`, `1`, ""), citations.Options{}, citations.ErrNotDataPart, 0, 0, -2, true, ""},
+		{"url part", entry(`"file"`, `1`, ""), citations.Options{}, citations.ErrNotDataPart, 0, 0, -2, true, ""},
 		{"text part with a pointer", entry(`"txt"`, `1`, `"/a"`), citations.Options{}, citations.ErrNotDataPart, 0, 0, -2, true, ""},
 		{"invalid data", entry(`"bad"`, `1`, `"/a"`), citations.Options{}, citations.ErrInvalidData, 0, 0, -2, true, ""},
 		{"locator neither pointer nor range", entry(`"obj"`, `1`, `"a/b"`), citations.Options{}, citations.ErrLocatorSyntax, 0, 0, -2, true, ""},

@@ -41,8 +41,8 @@ var (
 	// ErrDuplicatePartID means two parts of the artifact carry the same
 	// metadata.dataPartId; citations join the first of them.
 	ErrDuplicatePartID = errors.New("citations: data part id is not unique")
-	// ErrNotDataPart means the cited part is not a data part (a file part,
-	// or a text part cited with a JSON Pointer).
+	// ErrNotDataPart means the cited part is not a data part (a raw or url
+	// part, or a text part cited with a JSON Pointer).
 	ErrNotDataPart = errors.New("citations: cited part is not a data part")
 	// ErrInvalidData means the cited data part's data is not valid JSON.
 	ErrInvalidData = errors.New("citations: cited data is not valid JSON")

@@ -25,7 +25,7 @@ var sentinels = []error{
 // fuzzParts builds an artifact from fuzz input: the text split in two text
 // parts at split, meta on the first, extra on the second (which should
 // give it the id "t"), and three other cited parts: data "d", data "s" and
-// a file part "f". This is the entry point the
+// a url part "f". This is the entry point the
 // cross-package fuzz targets reuse.
 func fuzzParts(text, meta, data []byte, split int, extra []byte) []parser.Part {
 	if split < 0 {
