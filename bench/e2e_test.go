@@ -267,7 +267,7 @@ var e2eClients = []e2eClient{
 	{"a2astream", func(tb testing.TB, hc *http.Client, base string, bi int) func() (int, error) {
 		c := &httpstream.Client{BaseURL: base, Binding: e2eBindings[bi].binding, HTTP: hc}
 		return func() (int, error) {
-			run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "Summarise the labs."})
+			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Summarise the labs."})
 			if err != nil {
 				return 0, err
 			}
@@ -333,7 +333,7 @@ func TestE2EClients(t *testing.T) {
 				base := url + "/" + mode + "/" + strconv.Itoa(n)
 				t.Run(mode+"/"+strconv.Itoa(n)+"/"+b.name, func(t *testing.T) {
 					c := &httpstream.Client{BaseURL: base, Binding: b.binding, HTTP: hc}
-					run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+					run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 					require.NoError(t, err)
 					res, err := run.Wait()
 					require.NoError(t, err)

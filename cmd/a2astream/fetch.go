@@ -93,7 +93,7 @@ func (r *runner) fetch() error {
 	case r.cfg.subscribe != "":
 		run, err = c.Subscribe(r.ctx, r.cfg.subscribe, r.cfg.lastID)
 	case r.cfg.hasMessage:
-		run, err = c.SendMessage(r.ctx, &httpstream.Message{Text: r.cfg.message, TaskID: r.cfg.taskID, ContextID: r.cfg.contextID})
+		run, err = c.SendMessage(r.ctx, &httpstream.UserMessage{Text: r.cfg.message, TaskID: r.cfg.taskID, ContextID: r.cfg.contextID})
 	default:
 		var req *http.Request
 		if req, err = r.request(); err != nil {

@@ -158,10 +158,10 @@ type Resubscription struct {
 	Err error
 }
 
-// Message is the user message SendMessage sends, as one text part. Its ids
+// UserMessage is the user message SendMessage sends, as one text part. Its ids
 // are strings, not the []byte of the package's results, as a caller types
 // them or reads them from its configuration.
-type Message struct {
+type UserMessage struct {
 	// Text is the message's text.
 	Text string
 	// TaskID continues a task, such as one waiting in INPUT_REQUIRED; ""
@@ -184,7 +184,7 @@ type (
 	textPart struct {
 		Text string `json:"text"`
 	}
-	userMessage struct {
+	wireMessage struct {
 		Role      string     `json:"role"`
 		Parts     []textPart `json:"parts"`
 		MessageID string     `json:"messageId"`
@@ -192,7 +192,7 @@ type (
 		ContextID string     `json:"contextId,omitempty"`
 	}
 	sendParams struct {
-		Message userMessage `json:"message"`
+		Message wireMessage `json:"message"`
 	}
 	subscribeParams struct {
 		ID string `json:"id"`
@@ -211,12 +211,12 @@ type (
 // *reconstruct.NotEventStreamError for an answer that is no stream, the
 // transport's error, ErrIdleTimeout or ErrTimeout, or the context's cause;
 // the run is nil then. ctx bounds the whole run, not only this call.
-func (c *Client) SendMessage(ctx context.Context, m *Message) (*Run, error) {
+func (c *Client) SendMessage(ctx context.Context, m *UserMessage) (*Run, error) {
 	id := m.MessageID
 	if id == "" {
 		id = NewID()
 	}
-	p := sendParams{Message: userMessage{Role: "ROLE_USER", Parts: []textPart{{Text: m.Text}}, MessageID: id, TaskID: m.TaskID, ContextID: m.ContextID}}
+	p := sendParams{Message: wireMessage{Role: "ROLE_USER", Parts: []textPart{{Text: m.Text}}, MessageID: id, TaskID: m.TaskID, ContextID: m.ContextID}}
 	var body []byte
 	var err error
 	u := c.base()
@@ -841,7 +841,7 @@ func (w *watchdog) stop() {
 // NewID returns a random UUIDv7 (RFC 9562), bare, for a message id or a
 // JSON-RPC request id: A2A servers take it as a message id, and Corti
 // accepts its ids without their prefix. It is a string, as the ids of a
-// [Message] a caller sends are.
+// [UserMessage] a caller sends are.
 func NewID() string {
 	var u [16]byte
 	rand.Read(u[:])

@@ -239,7 +239,7 @@ func TestClientDrops(t *testing.T) {
 				})
 				c := &httpstream.Client{BaseURL: a.base(), Binding: b, RetryDelay: -1, Tee: &teed}
 				uncut := func() seen {
-					run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "go"})
+					run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
 					require.NoError(t, err)
 					defer run.Close()
 					return readRun(t, run)
@@ -255,7 +255,7 @@ func TestClientDrops(t *testing.T) {
 						a.mu.Unlock()
 						cut = at
 						teed.Reset()
-						run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "go"})
+						run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
 						require.NoError(t, err)
 						got := readRun(t, run)
 						run.Close()
@@ -291,7 +291,7 @@ func TestClientRequests(t *testing.T) {
 		check   func(t *testing.T, r request)
 	}{
 		{"message REST", 0, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.SendMessage(context.Background(), &httpstream.Message{Text: "Résumé 🫁", TaskID: "task.1", ContextID: "ctx.1"})
+			return c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Résumé 🫁", TaskID: "task.1", ContextID: "ctx.1"})
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a/message:stream", r.method+" "+r.path)
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
@@ -316,7 +316,7 @@ func TestClientRequests(t *testing.T) {
 			assert.NoError(t, err, "messageId %q is a UUIDv7", m.MessageID)
 		}},
 		{"message JSON-RPC", parser.BindingJSONRPC, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.SendMessage(context.Background(), &httpstream.Message{Text: "hi", MessageID: "m-1"})
+			return c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "hi", MessageID: "m-1"})
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a", r.method+" "+r.path)
 			assert.JSONEq(t, `{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}],"messageId":"m-1"}}`, string(rpcParams(t, r.body, "SendStreamingMessage")))
@@ -402,7 +402,7 @@ func TestClientHeaderOverrides(t *testing.T) {
 	c := &httpstream.Client{BaseURL: a.base(), Header: http.Header{
 		"A2A-Version": {"1.1"}, "Accept": nil, "Host": {"agents.example"},
 	}}
-	run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.NoError(t, err)
@@ -451,7 +451,7 @@ func TestClientIdleTimeout(t *testing.T) {
 	// also on a loaded CI machine under -race.
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: time.Second, Retries: 1, RetryDelay: -1,
 		OnResubscribe: func(r *httpstream.Resubscription) { resubs = append(resubs, *r) }}
-	run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	defer run.Close()
 	res, err := run.Wait()
@@ -488,7 +488,7 @@ func TestClientTimeout(t *testing.T) {
 	// 1s, not less: the headers must arrive before the deadline, also on a
 	// loaded CI machine under -race.
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1, Timeout: time.Second}
-	run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	defer run.Close()
 	_, err = run.Wait()
@@ -507,7 +507,7 @@ func stalledRun(t *testing.T, ctx context.Context) (run *httpstream.Run, updates
 		a.stall(r)
 	})
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1}
-	run, err := c.SendMessage(ctx, &httpstream.Message{Text: "x"})
+	run, err := c.SendMessage(ctx, &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	kinds := make(chan reconstruct.UpdateKind, 100)
 	end := make(chan error, 1)
@@ -576,7 +576,7 @@ func TestRunCloseBeforeRead(t *testing.T) {
 		serveSSE(w, head)
 		a.stall(r)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	require.NoError(t, run.Close())
 	_, err = run.Wait()
@@ -593,7 +593,7 @@ func TestRunLeaveLoop(t *testing.T) {
 		serveSSE(w, head)
 		a.stall(r)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	for range run.Updates() {
 		break
@@ -638,7 +638,7 @@ func TestClientRetries(t *testing.T) {
 					assert.Equal(t, lastID, string(r.LastEventID))
 					got = append(got, r.Delay)
 				}}
-			run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			require.NoError(t, err)
 			_, err = run.Wait()
 			var trunc *reconstruct.TruncatedError
@@ -668,7 +668,7 @@ func TestClientJitter(t *testing.T) {
 			var got []time.Duration
 			c := &httpstream.Client{BaseURL: a.base(), Retries: 4, RetryDelay: time.Millisecond, Jitter: j,
 				OnResubscribe: func(r *httpstream.Resubscription) { got = append(got, r.Delay) }}
-			run, err := c.SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			require.NoError(t, err)
 			_, err = run.Wait()
 			require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -700,7 +700,7 @@ func TestClientRefused(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found."}}`)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -717,7 +717,7 @@ func TestClientNoTask(t *testing.T) {
 		serveSSE(w, []byte(": keep-alive\n\n"))
 		drop(t, w)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -761,7 +761,7 @@ func TestClientErrors(t *testing.T) {
 				w.WriteHeader(tt.status)
 				io.WriteString(w, tt.body)
 			})
-			run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+			run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			assert.Nil(t, run)
 			tt.check(t, err)
 		})
@@ -770,7 +770,7 @@ func TestClientErrors(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		u := srv.URL
 		srv.Close()
-		run, err := (&httpstream.Client{BaseURL: u}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+		run, err := (&httpstream.Client{BaseURL: u}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 		assert.Nil(t, run)
 		require.Error(t, err)
 		assert.False(t, errors.Is(err, reconstruct.ErrTruncated))
@@ -791,7 +791,7 @@ func TestClientTeeFails(t *testing.T) {
 		a.stall(r)
 	})
 	disk := errors.New("disk full")
-	run, err := (&httpstream.Client{BaseURL: a.base(), Tee: failWriter{disk}}).SendMessage(context.Background(), &httpstream.Message{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base(), Tee: failWriter{disk}}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, disk)

@@ -116,7 +116,7 @@ func TestClientReadsBodyToEnd(t *testing.T) {
 			defer srv.Close()
 			tr := &watchingTransport{RoundTripper: &http.Transport{}, bodies: make(chan *watchedBody, 1)}
 			c := &httpstream.Client{BaseURL: srv.URL, HTTP: &http.Client{Transport: tr}}
-			run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
@@ -150,7 +150,7 @@ func TestClientBodyNeverEnds(t *testing.T) {
 	defer srv.Close()
 	tr := &watchingTransport{RoundTripper: &http.Transport{}, bodies: make(chan *watchedBody, 1)}
 	c := &httpstream.Client{BaseURL: srv.URL, HTTP: &http.Client{Transport: tr}}
-	run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+	run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 	require.NoError(t, err)
 	res, err := run.Wait()
 	require.NoError(t, err)
@@ -214,7 +214,7 @@ func TestClientAllocsPerEvent(t *testing.T) {
 		events, answer := tokenStream(n)
 		c := &httpstream.Client{BaseURL: "http://agent.test/a2a", HTTP: &http.Client{Transport: streamTransport{events}}}
 		read := func() {
-			run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
@@ -282,7 +282,7 @@ func TestClientReadSizeKeepsBuffersSmall(t *testing.T) {
 	allocated := func(size int) uint64 {
 		c := &httpstream.Client{BaseURL: "http://agent.test/a2a", HTTP: &http.Client{Transport: chunkTransport{data, size}}}
 		read := func() {
-			run, err := c.SendMessage(t.Context(), &httpstream.Message{Text: "hi"})
+			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
