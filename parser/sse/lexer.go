@@ -362,16 +362,17 @@ func (lx *Lexer) Next() bool {
 		e, next := lf, lf+1
 		if lx.crNext < lf && ls < lf {
 			lx.lfNext = lf // the line may end at a CR before it
-			if cr := max(lx.crNext, ls); len(b)-cr < shortScan {
-				// A few bytes, tested one by one without a call (the
-				// window indexCR would search ends at len(b)).
+			if cr := max(lx.crNext, ls); lf-cr < shortScan {
+				// A short line (an id or a blank line of a CRLF stream),
+				// or a few bytes that came a byte at a time: tested one
+				// by one without a call, to the LF only.
 				from := cr
-				for cr < len(b) && b[cr] != '\r' {
+				for cr < lf && b[cr] != '\r' {
 					cr++
 				}
 				lx.scanned.add(cr - from)
 				lx.crNext = cr
-				e = min(lf, cr)
+				e = cr
 			} else {
 				e = lx.indexCR(ls, lf)
 			}
