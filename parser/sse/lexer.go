@@ -459,11 +459,25 @@ func (lx *Lexer) Next() bool {
 				}
 			}
 			// A blank line that follows, as one does the last line of
-			// most events, is known by its first byte: the event is
+			// most events, is known by its first bytes: the event is
 			// dispatched here rather than after a turn of the loop.
-			if cur < len(b) && b[cur] == '\n' && cur <= limit && lx.nData > 0 {
-				lx.cur = cur + 1
-				return lx.dispatch(cur + 1)
+			if cur < len(b) && cur <= limit && lx.nData > 0 {
+				next := 0
+				switch {
+				case b[cur] == '\n':
+					next = cur + 1
+				case b[cur] == '\r' && cur+1 < len(b):
+					// (A CR last in the buffer may be followed by an
+					// LF still to come: the loop handles it.)
+					next = cur + 1
+					if b[next] == '\n' {
+						next++
+					}
+				}
+				if next > 0 {
+					lx.cur = next
+					return lx.dispatch(next)
+				}
 			}
 		}
 	}
