@@ -17,7 +17,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"sync"
 )
 
 // DefaultMaxEventSize is the MaxEventSize used when Options leaves it at 0:
@@ -1064,11 +1063,6 @@ func (lx *Lexer) release() {
 // bufBox carries a large buffer in the pool (a pointer, so that putting it
 // there allocates nothing); it travels with the buffer, in Lexer.box.
 type bufBox struct{ b []byte }
-
-// largeBuffers holds the large input buffers of idle Lexers: a Lexer
-// between events holds none, and a large event's buffer serves the next
-// large event of any stream.
-var largeBuffers sync.Pool
 
 // takeBuffer returns an empty large buffer with a capacity from need to
 // most (size if it allocates one) and its box (nil if it allocated): one
