@@ -1,5 +1,11 @@
 package citations
 
+import (
+	"unicode/utf8"
+
+	"github.com/a2astream/a2astream/utf8buf"
+)
+
 // This file converts offsets between bytes, code points and UTF-16 code
 // units. Text is decoded the way the WHATWG Encoding Standard's UTF-8
 // decoder does (what JavaScript's TextDecoder and browsers use): each
@@ -12,47 +18,20 @@ package citations
 // its strings too.
 
 // step returns the length in bytes of the character (or of the maximal
-// invalid subpart) that starts at text[i], and its length in UTF-16 units.
-// i must be < len(text).
+// invalid subpart, as utf8buf.ReplacedLen measures it) that starts at
+// text[i], and its length in UTF-16 units. i must be < len(text).
 func step(text []byte, i int) (n, u16 int) {
-	c := text[i]
-	if c < 0x80 {
+	if text[i] < utf8.RuneSelf {
 		return 1, 1
 	}
-	need := 0
-	lo, hi := byte(0x80), byte(0xBF)
+	r, size := utf8.DecodeRune(text[i:])
 	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c >= 0xE0 && c <= 0xEF:
-		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
-		return 1, 1
-	}
-	j := i + 1
-	for k := 0; k < need; k++ {
-		if j >= len(text) || text[j] < lo || text[j] > hi {
-			return j - i, 1
-		}
-		lo, hi = 0x80, 0xBF
-		j++
-	}
-	if need == 3 {
+	case r == utf8.RuneError && size == 1:
+		return utf8buf.ReplacedLen(text[i:]), 1
+	case size == 4:
 		return 4, 2
 	}
-	return need + 1, 1
+	return size, 1
 }
 
 // in returns p's coordinate in unit u.
