@@ -4,16 +4,21 @@
 # sources and the Go version; -s -w drop the symbol names (the Go runtime
 # keeps its own for panics).
 #
-# -l (no inlining) for reconstruct/resultjson (the --json document, written
+# -l (no inlining) for reconstruct (the reducer), reconstruct/resultjson (the --json document, written
 # once per result), citations (once per citation) and internal/jsonx (the
 # JSON reader; the decoder's path for repeated token deltas bypasses it).
 # Inlining there mostly grows the module: without it the module gzips to
 # about 790 KB instead of 808 KB (the budget is 800 KB). CPU time of
 # alternating runs of both builds, on the benchmark corpus and on every
 # recorded stream, differed by no more than the noise (±10%).
+# reconstruct joined them on 2026-12-02 (799.9 KB -> 795 KB, after the
+# model and memory work of issues 18 and 20): BenchmarkSession of ./wasm
+# built natively with and without it, run in turn three times, was within
+# the machine's noise (200 B chunks 5.9-7.2 ms with inlining, 5.5-7.5 ms
+# without; 40 KiB chunks 4.4-4.9 ms and 4.7-4.9 ms).
 set -eu
 cd "$(dirname "$0")/.."
 p=github.com/a2astream/a2astream
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 go build -buildmode=c-shared -trimpath \
-	-gcflags=$p/reconstruct/resultjson=-l -gcflags=$p/citations=-l -gcflags=$p/internal/jsonx=-l \
+	-gcflags=$p/reconstruct=-l -gcflags=$p/reconstruct/resultjson=-l -gcflags=$p/citations=-l -gcflags=$p/internal/jsonx=-l \
 	-ldflags='-s -w -buildid=' -o "${1:-wasm/a2astream.wasm}" ./wasm
