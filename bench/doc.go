@@ -13,7 +13,7 @@
 // It is its own module so that the peers it imports never reach the users
 // of a2astream.
 //
-//	cd bench && go run ./cmd/benchtable -svg chart.svg > RESULTS.md   # the full comparison (about 15 minutes)
+//	cd bench && go run ./cmd/benchtable -svg chart.svg > table.md   # the full comparison (12-20 minutes)
 //	cd bench && go test -short -run='^$' -bench=. -benchtime=1x ./...   # every body once, short inputs (CI)
 //	cd bench && go test -short ./...   # the correctness matrix on the corpora made small (CI)
 //
