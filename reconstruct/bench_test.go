@@ -1,6 +1,7 @@
 package reconstruct_test
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,4 +241,60 @@ func BenchmarkReducerApplyDelta(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// largeAppends returns a run that streams one answer in appends of 256 KiB
+// each (events of them, the shape of the large bench corpus), then an
+// empty lastChunk and COMPLETED, and the answer's size.
+func largeAppends(events int) ([]byte, int) {
+	words := []string{"The ", "patient ", "reports ", "\"mild\" ", "pain; ", "naïve ", "ø ", "\n", "— ", "dose "}
+	var chunk strings.Builder
+	for i := 0; chunk.Len() < 256<<10-200; i++ {
+		chunk.WriteString(words[i%len(words)])
+	}
+	var b strings.Builder
+	b.WriteString(sseStream("l", task("TASK_STATE_WORKING")))
+	for i := range events {
+		up := more("a", chunk.String())
+		if i == 0 {
+			up = first("a", chunk.String())
+		}
+		b.WriteString("id: " + strconv.Itoa(i+2) + "\ndata: " + up + "\n\n")
+	}
+	b.WriteString("data: " + artifactUpdate("a", true, true, "", text("")) + "\n\n")
+	b.WriteString("data: " + status("TASK_STATE_COMPLETED", "", "") + "\n\n")
+	return []byte(b.String()), events * chunk.Len()
+}
+
+// BenchmarkLargeAppends streams 99 appends of 256 KiB into one artifact
+// through a reused Stream in 4 KiB writes, and lexes and decodes the same
+// input alone: the difference is what the reducer adds, mostly the growth
+// of the artifact's text. alloc-x is the bytes allocated per run as a
+// multiple of the answer's.
+func BenchmarkLargeAppends(b *testing.B) {
+	in, size := largeAppends(99)
+	b.Run("LexDecode", func(b *testing.B) {
+		lx := sse.NewLexer(nil)
+		var dec parser.Decoder
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			lexDecode(b, lx, &dec, in, 4<<10)
+		}
+	})
+	b.Run("LexDecodeReduce", func(b *testing.B) {
+		s := reconstruct.NewStream(nil)
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for b.Loop() {
+			lexDecodeReduce(b, s, in, 4<<10)
+			if got := len(s.Result().Answer.Text()); got != size {
+				b.Fatalf("answer of %d bytes, want %d", got, size)
+			}
+		}
+		runtime.ReadMemStats(&m1)
+		b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N)/float64(size), "alloc-x")
+	})
 }

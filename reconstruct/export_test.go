@@ -16,6 +16,3 @@ func Repeatable(s *Stream) bool { return s.repeatable }
 
 // GrowText is growText: the room a text extended by deltas gets.
 var GrowText = growText
-
-// MaxDoubling is the capacity up to which GrowText doubles.
-const MaxDoubling = maxDoubling

@@ -523,7 +523,7 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 	if !r.fits(f, grow, r.held+len(delta)) {
 		return
 	}
-	text, end := a.extendText(delta)
+	text, end := a.extendText(delta, r.room(grow, r.held+len(delta)))
 	r.held += grow - a.size
 	a.size = grow
 	r.show(a, seqOf(f), text, end)
@@ -578,6 +578,13 @@ func (r *Reducer) fits(f *sse.Frame, grow, run int) bool {
 	}
 	r.tooLarge(f, grow)
 	return false
+}
+
+// room returns the bytes an artifact that fits (fits) with grow bytes, in
+// a run of run bytes, may still gain within both limits: the most room a
+// text's buffer gets past the bytes it holds.
+func (r *Reducer) room(grow, run int) int {
+	return min(r.opts.MaxArtifactSize-grow, r.opts.MaxRunSize-run)
 }
 
 // tooLarge ends the run for an artifact that would grow to grow bytes
@@ -648,7 +655,7 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	}
 	seq := seqOf(f)
 	if appendParts {
-		if r.appendParts(a, in.Parts) {
+		if r.appendParts(a, in.Parts, r.room(grow, r.held-a.size+grow)) {
 			r.replaced(a, seq)
 		}
 	} else {
@@ -663,12 +670,8 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	return true
 }
 
-// The growth of a text extended by deltas: it starts at minTextCap bytes of
-// room and doubles up to maxDoubling, then grows by a quarter.
-const (
-	minTextCap  = 512
-	maxDoubling = 4 << 20
-)
+// minTextCap is the least room a text extended by deltas starts with.
+const minTextCap = 512
 
 func partsSize(parts []parser.Part) int {
 	n := 0
@@ -688,7 +691,7 @@ func partsSize(parts []parser.Part) int {
 // incomplete character (a high surrogate that the next delta pairs): the
 // live text must then be replaced. Otherwise the text handed out ends on a
 // complete character, which utf8buf.Append never rewrites.
-func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
+func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewrote bool) {
 	// Keep the handed-out bytes that Append may rewrite (at most MaxHeld).
 	var keep [utf8buf.MaxHeld]byte
 	live := a.liveText()
@@ -704,7 +707,7 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 			continue
 		}
 		if n := len(a.Parts); plain && n > 0 && isPlain(&a.Parts[n-1]) {
-			a.extendText(p.Text)
+			a.extendText(p.Text, room)
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
@@ -732,39 +735,60 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part) (rewrote bool) {
 // appendParts. It joins a surrogate pair split at the seam and returns the
 // live text (liveText) and the length of its whole characters
 // (utf8buf.AppendComplete).
-func (a *Artifact) extendText(delta []byte) (live []byte, end int) {
+func (a *Artifact) extendText(delta []byte, room int) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
-	p.Text, end = appendComplete(p.Text, delta)
+	p.Text, end = appendComplete(p.Text, delta, room)
 	if a.texts == 1 {
 		return p.Text, end
 	}
-	a.joined, end = appendComplete(a.joined, delta)
+	a.joined, end = appendComplete(a.joined, delta, room)
 	return a.joined, end
 }
 
 // appendComplete is utf8buf.AppendComplete into text grown, when full, as
-// growText describes.
-func appendComplete(text, delta []byte) ([]byte, int) {
+// growText describes, with at most room bytes of room past delta.
+func appendComplete(text, delta []byte, room int) ([]byte, int) {
 	if len(text)+len(delta) > cap(text) {
-		text = growText(text, len(delta))
+		text = growText(text, len(delta), room)
 	}
 	return utf8buf.AppendComplete(text, delta)
 }
 
-// growText returns text with room for n more bytes. A text that starts
-// growing by deltas gets room for many at once, rather than doubling from
-// a token's size, and then doubles. append's own growth tends to a quarter
-// on long slices: as a long answer grows, its bytes are copied about four
-// times in all, with doubling about once. Past maxDoubling the growth by a
-// quarter keeps the room left over small next to the text.
-func growText(text []byte, n int) []byte {
-	c := 2 * cap(text)
-	if cap(text) >= maxDoubling {
-		c = cap(text) + cap(text)/4
+// growText returns text with room for n more bytes, and at most room
+// bytes past them: the artifact's bytes left within MaxArtifactSize and
+// MaxRunSize, so that no buffer grows past what the limits let the text
+// reach. A text that starts growing by deltas gets room for many at once,
+// rather than doubling from a token's size, and then doubles, however long
+// it is (twice its room: twice the bytes it holds with the delta would grow
+// by more than twice when the deltas are large).
+//
+// The buffers of a text that ends at L bytes in a last buffer of C then
+// add up to about 2C, and the Result keeps at most a fifth of L as room
+// (trim copies the text into a buffer of its size when C is larger): the
+// answer allocates 2C/L times its size, plus one when trimmed, 2 to 2.4
+// times when it ends within a fifth of its buffer and 3.4 to 5 times
+// otherwise. Growing by a quarter (append's growth on long slices) makes
+// the buffers add up to 5C, 5 to 7.25 times the text: a growth by a
+// smaller factor is trimmed less often but copies the text more often.
+// No contiguous text grown without knowing its final length does better
+// than 4 times in the worst case: the text may end just past a buffer
+// that was full.
+func growText(text []byte, n, room int) []byte {
+	need := len(text) + n
+	c := max(min(max(minTextCap, 2*cap(text)), need+room), need)
+	if c > 2*len(text) {
+		// append extends a slice of len(text) bytes of capacity to c
+		// bytes, c being more than twice its capacity, into a buffer
+		// of c bytes (rounded up to the allocator's size), clearing
+		// only the bytes past text: make would clear the bytes that
+		// text overwrites too (a sixth of the time of a run of large
+		// appends).
+		return append(text[:len(text):len(text)], make([]byte, c-len(text))...)[:len(text)]
 	}
-	// Not append's growth, nor slices.Grow: asked for twice the room,
-	// both grow by quarters until they pass it, to up to 2.4 times.
-	return append(make([]byte, 0, max(minTextCap, len(text)+n, c)), text...)
+	// A text that filled its buffer exactly, or one the limits leave
+	// less room: append would grow the buffer by quarters past c, to up
+	// to 2.4 times the text.
+	return append(make([]byte, 0, c), text...)
 }
 
 // replaceParts replaces the parts of a. When the new text begins with the
@@ -773,11 +797,11 @@ func growText(text []byte, n int) []byte {
 func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 	shown := a.liveText()[:a.shown]
 	if old := a.Parts; len(parts) == 1 && len(old) == 1 && a.texts == 1 && parts[0].Kind == parser.PartText &&
-		len(parts[0].Text) > 0 && len(parts[0].Text) <= cap(old[0].Text) && cap(old[0].Text) <= 2*len(parts[0].Text) {
+		len(parts[0].Text) > 0 && len(parts[0].Text) <= cap(old[0].Text) && !roomy(old[0].Text[:len(parts[0].Text)]) {
 		// One text for one text, as the last chunk that consolidates a
 		// streamed answer sends: the new text takes the old one's buffer
-		// when it fills at least half of it, once it is compared with
-		// what was shown.
+		// when it leaves no more room than trim keeps, once it is
+		// compared with what was shown.
 		kept := bytes.HasPrefix(parts[0].Text, shown)
 		// a.texts, a.textAt and a.joined stay 1, 0 and nil.
 		old[0] = copyPartText(&parts[0], append(old[0].Text[:0], parts[0].Text...))
@@ -844,10 +868,12 @@ func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int) {
 	a.shown = end
 }
 
-// seal closes a on its last chunk: a thinking artifact is done, any other
-// one becomes the answer candidate and has its citations resolved.
+// seal closes a on its last chunk: its texts give back their room (trim),
+// a thinking artifact is done, any other one becomes the answer candidate
+// and has its citations resolved.
 func (r *Reducer) seal(a *Artifact, seq int64) {
 	a.Sealed = true
+	a.trim()
 	if a.Thinking {
 		if r.candidate == a {
 			r.candidate = nil
@@ -969,26 +995,38 @@ func (r *Reducer) holdBack() {
 // trim gives back, once the run is over, the room that the texts of its
 // artifacts grew into as deltas extended them (up to as much again as the
 // text): a Result kept after the run would hold it for nothing. A text with
-// no more than a fifth of its length left over, such as one grown past
-// maxDoubling by a quarter at a time that nearly fills its buffer, is kept
-// as it is: its copy would cost more, while the buffers are both alive,
-// than the room it gives back.
+// no more than a fifth of its length left over, one that nearly fills its
+// buffer, is kept as it is: its copy would cost more, while the buffers are
+// both alive, than the room it gives back.
+//
+// An artifact sealed on its last chunk has given its room back then: a run
+// of several large artifacts does not hold the room of each until it ends.
 func (r *Reducer) trim() {
 	for _, a := range r.res.Artifacts {
-		for i := range a.Parts {
-			a.Parts[i].Text = trimmed(a.Parts[i].Text)
-		}
-		a.joined = trimmed(a.joined)
+		a.trim()
 	}
 }
 
+// trim gives back the room of a's texts (trimmed).
+func (a *Artifact) trim() {
+	for i := range a.Parts {
+		a.Parts[i].Text = trimmed(a.Parts[i].Text)
+	}
+	a.joined = trimmed(a.joined)
+}
+
+// roomy reports whether b has more room past its length than a fifth of
+// its length.
+func roomy(b []byte) bool { return cap(b)-len(b) > len(b)/5 }
+
 // trimmed returns b, or a copy of b without its room past its length when
-// that room is more than a fifth of its length.
+// that room is more than a fifth of its length (roomy).
 func trimmed(b []byte) []byte {
-	if cap(b)-len(b) <= len(b)/5 {
+	if !roomy(b) {
 		return b
 	}
-	return append(make([]byte, 0, len(b)), b...)
+	// Not make and append: make clears the bytes that b overwrites.
+	return bytes.Clone(b)
 }
 
 func seqOf(f *sse.Frame) int64 {

@@ -119,12 +119,13 @@ func TestErrorMessages(t *testing.T) {
 }
 
 // TestReplaceReusesText checks that a last chunk replacing a streamed text
-// with one text takes the streamed text's buffer when it fills at least
-// half of it, and only then; that what was shown is compared before the
-// buffer is overwritten (a typo fixed gives an UpdateReplaced); and that
-// the Result is the last chunk's text either way.
+// with one text takes the streamed text's buffer when it leaves no more
+// than a fifth of its length as room (what the seal's trim keeps), and only
+// then; that what was shown is compared before the buffer is overwritten (a
+// typo fixed gives an UpdateReplaced); and that the Result is the last
+// chunk's text either way.
 func TestReplaceReusesText(t *testing.T) {
-	streamed := strings.Repeat("words ", 60) // 360 bytes, in a 512-byte buffer
+	streamed := strings.Repeat("words ", 72) // 432 bytes, in a 512-byte buffer
 	tests := []struct {
 		name, last string
 		reused     bool
@@ -133,7 +134,7 @@ func TestReplaceReusesText(t *testing.T) {
 		{"same text", streamed, true, false},
 		{"same text and more", streamed + "end.", true, false},
 		{"typo fixed", "Words" + streamed[5:], true, true},
-		{"shorter than half the buffer", streamed[:200], false, true},
+		{"room over a fifth", streamed[:420], false, true},
 		{"longer than the buffer", strings.Repeat(streamed, 2), false, false},
 	}
 	for _, tt := range tests {
@@ -163,8 +164,8 @@ func TestReplaceReusesText(t *testing.T) {
 					replaced = true
 					assert.Equal(t, tt.last, string(u.Text))
 				case reconstruct.UpdateSealed:
-					// Before Finish, which gives back the room
-					// left over (TestResultKeepsOnlyItsOwn).
+					// The seal gives back room over a fifth
+					// (TestResultKeepsOnlyItsOwn).
 					sealedEnd = end(u.Artifact.Parts[0].Text)
 				}
 			}
@@ -180,25 +181,43 @@ func TestReplaceReusesText(t *testing.T) {
 }
 
 // TestTextGrowth checks that a text extended by deltas gets twice its room
-// each time it is full, up to MaxDoubling, and a quarter more after: a
-// 130 KB answer then takes about 260 KB of buffers in all, not the 500 KB
-// that append's own growth by quarters, asked for twice the room, takes.
-// The allocator rounds a size up by at most an eighth.
+// each time it is full, however long it is (growing by a quarter past
+// 4 MiB, a 25 MiB answer allocated 6.5 times its size), and never more
+// room than the limits leave it. The allocator rounds a size up to its
+// next size class, by less than a sixth.
 func TestTextGrowth(t *testing.T) {
-	text := reconstruct.GrowText(nil, 8)
-	for len(text) < 3*reconstruct.MaxDoubling {
-		text = append(text, "8 bytes "...)
-		if len(text)+8 <= cap(text) {
-			continue
-		}
-		old := cap(text)
-		text = reconstruct.GrowText(text, 8)
-		want := 2 * old
-		if old >= reconstruct.MaxDoubling {
-			want = old + old/4
-		}
-		require.GreaterOrEqual(t, cap(text), want, "room for a full text of %d bytes", old)
-		require.LessOrEqual(t, cap(text), want+want/8, "room for a full text of %d bytes", old)
+	for _, tc := range []struct {
+		name    string
+		limited bool // room: the bytes left to 5 MB; else unlimited
+		end     int  // the length grown to
+	}{
+		{"unlimited", false, 24 << 20},
+		{"limited", true, 5_000_000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			room := func(n int) int { // past n bytes
+				if tc.limited {
+					return tc.end - n
+				}
+				return 1 << 40
+			}
+			text := reconstruct.GrowText(nil, 8, room(8))
+			require.Equal(t, 512, cap(text), "first room")
+			for len(text)+8 <= tc.end {
+				text = append(text, "8 bytes "...)
+				if len(text)+8 <= cap(text) {
+					continue
+				}
+				need, old := len(text)+8, cap(text)
+				text = reconstruct.GrowText(text, 8, room(need))
+				want := max(min(2*old, need+room(need)), need)
+				require.GreaterOrEqual(t, cap(text), want, "room for a full text of %d bytes", need-8)
+				require.LessOrEqual(t, cap(text), want+want/6, "room for a full text of %d bytes", need-8)
+				if tc.limited {
+					require.LessOrEqual(t, cap(text), tc.end+8<<10, "room past the limit for a text of %d bytes", need-8)
+				}
+			}
+		})
 	}
 }
 
