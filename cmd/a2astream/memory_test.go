@@ -142,9 +142,9 @@ func peakHeap(f func()) (inuse, held uint64) {
 
 // The --json document of a 100 MiB run is written to its writer as it is
 // made, not built in memory: the CLI's heap peaks under three times the
-// input (the Result holds the texts in buffers up to a quarter larger, and
-// a text growing past its buffer is copied into the next; measured 2.2 to
-// 2.3 times alone, up to 2.8 times with other packages' tests running at
+// input (a text growing past its buffer is copied into one twice as large,
+// and gives back its spare room when its artifact is sealed; measured 2.4
+// times alone on 2026-12-02, more with other packages' tests running at
 // once, when the collector lags behind). Building the document in memory,
 // it peaked at 16 times the input.
 func TestJSONMemoryBound(t *testing.T) {
