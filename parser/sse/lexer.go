@@ -1057,7 +1057,9 @@ func (lx *Lexer) release() {
 	box.b = lx.buf[:0]
 	largeBuffers.Put(box)
 	lx.buf, lx.box, lx.small = lx.small, nil, nil
-	lx.frame = Frame{}
+	// The views go, the frame's place stays: a caller may still ask how
+	// many frames came (Frame().Seq) after the buffer went back.
+	lx.frame = Frame{Offset: lx.frame.Offset, Seq: lx.frame.Seq}
 }
 
 // bufBox carries a large buffer in the pool (a pointer, so that putting it
