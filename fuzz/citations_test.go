@@ -133,6 +133,15 @@ func refPointer(v any, ptr string) (any, bool) {
 		return nil, false
 	}
 	for _, tok := range strings.Split(ptr[1:], "/") {
+		// RFC 6901: "~" is only ever followed by "0" or "1".
+		for i := 0; i < len(tok); i++ {
+			if tok[i] == '~' {
+				if i+1 == len(tok) || tok[i+1] != '0' && tok[i+1] != '1' {
+					return nil, false
+				}
+				i++
+			}
+		}
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch c := v.(type) {
 		case map[string]any:
