@@ -90,19 +90,21 @@ func (t *watchingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, err
 }
 
-// TestClientReadsBodyToEnd ends a run whose server ends the response only
-// after the caller saw the run's end (Wait returned): the run still reads
-// the body to its end before closing it, so that the transport can keep
-// the connection for the next request, and the run ends without waiting
-// for the body's end.
+// TestClientReadsBodyToEnd ends a run at its terminal event and reads the
+// rest of the body before closing it, so that the transport can keep the
+// connection for the next request; a body that never ends is closed after
+// a short wait. The run ends at once either way.
 func TestClientReadsBodyToEnd(t *testing.T) {
 	events, answer := tokenStream(20)
 	for _, tc := range []struct {
-		name  string
-		close bool // the caller closes the run after Wait, as with defer run.Close()
+		name    string
+		close   bool // the caller closes the run after Wait, as with defer run.Close()
+		endless bool // the server keeps the response open after the terminal event
+		wantEOF bool // the body was read to its end before it was closed
 	}{
-		{"run left open", false},
-		{"run closed", true},
+		{name: "run left open", wantEOF: true},
+		{name: "run closed", close: true, wantEOF: true},
+		{name: "body never ends", endless: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			release := make(chan struct{})
@@ -111,6 +113,10 @@ func TestClientReadsBodyToEnd(t *testing.T) {
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.Write(bytes.Join(events, nil))
 				w.(http.Flusher).Flush()
+				if tc.endless {
+					<-r.Context().Done()
+					return
+				}
 				<-release
 			}))
 			defer srv.Close()
@@ -127,39 +133,11 @@ func TestClientReadsBodyToEnd(t *testing.T) {
 			close(release)
 			select {
 			case eof := <-(<-tr.bodies).closed:
-				assert.True(t, eof, "the body was closed before its end")
+				assert.Equal(t, tc.wantEOF, eof, "whether the body was read to its end before it was closed")
 			case <-time.After(10 * time.Second):
 				t.Fatal("the body was never closed")
 			}
 		})
-	}
-}
-
-// TestClientBodyNeverEnds ends a run whose server keeps the response open
-// after the terminal event: the run ends at once, and the connection is
-// closed after a short wait for its end.
-func TestClientBodyNeverEnds(t *testing.T) {
-	events, answer := tokenStream(20)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(bytes.Join(events, nil))
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	}))
-	defer srv.Close()
-	tr := &watchingTransport{RoundTripper: &http.Transport{}, bodies: make(chan *watchedBody, 1)}
-	c := &httpstream.Client{BaseURL: srv.URL, HTTP: &http.Client{Transport: tr}}
-	run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
-	require.NoError(t, err)
-	res, err := run.Wait()
-	require.NoError(t, err)
-	require.Equal(t, answer, string(res.Answer.Text()))
-	select {
-	case eof := <-(<-tr.bodies).closed:
-		assert.False(t, eof, "the body has no end")
-	case <-time.After(10 * time.Second):
-		t.Fatal("the body was never closed")
 	}
 }
 
