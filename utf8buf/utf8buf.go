@@ -447,30 +447,16 @@ func ReplacedLen(p []byte) int {
 	if r, size := utf8.DecodeRune(p); r != utf8.RuneError || size > 1 {
 		return 0
 	}
-	need := 0
-	lo, hi := byte(0x80), byte(0xBF)
-	switch c := p[0]; {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c >= 0xE0 && c <= 0xEF:
-		need = 2
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == surrogateLead {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		need = 3
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
-	default:
+	size, lo, hi := lead(p[0])
+	if size == 0 {
 		return 1
 	}
+	if p[0] == surrogateLead {
+		// UTF-8 proper: no surrogates, which lead lets through as WTF-8.
+		hi = 0x9F
+	}
 	n := 1
-	for ; n <= need && n < len(p) && p[n] >= lo && p[n] <= hi; n++ {
+	for ; n < size && n < len(p) && p[n] >= lo && p[n] <= hi; n++ {
 		lo, hi = 0x80, 0xBF
 	}
 	return n
