@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,8 +18,8 @@ import (
 // a *SyntaxError wrapping ErrEventTooLarge or io.ErrUnexpectedEOF; the same
 // frames, errors and last event ID whether the input is fed whole, whole
 // before any Next, one byte at a time, in random chunks drawn from seed,
-// or read by a Reader; and InputOffset()+Buffered() always equals the bytes
-// written. The seeds are the rule table and the recorded streams.
+// read by a Reader, or read with FillLine; and InputOffset()+Buffered()
+// always equals the bytes written. The seeds are the rule table and the recorded streams.
 func FuzzLexer(f *testing.F) {
 	for _, tc := range lexCases {
 		f.Add([]byte(tc.in), uint16(tc.max), int64(len(tc.in)))
@@ -57,6 +58,7 @@ func FuzzLexer(f *testing.F) {
 			rest = rest[n:]
 		}
 		check("random", lexChunks(t, chunks, opts, true))
+		check("FillLine", fillLex(t, &chunkReader{chunks: slices.Clone(chunks)}, 1+rng.IntN(256), opts))
 
 		r := sse.NewReader(&chunkReader{chunks: chunks}, opts)
 		var got []string

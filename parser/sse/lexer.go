@@ -228,6 +228,29 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 //
 // Fill invalidates the views of the last Frame.
 func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
+	return lx.fill(r, size, false)
+}
+
+// FillLine reads from r as Fill does, but reads again, as long as the
+// reads return no error, while the bytes read hold no line end (LF or CR):
+// until then Next can return no frame, nor find a line to process, so a
+// caller that runs Next after each fill runs it once per line rather than
+// once per read, however few bytes each read yields. It stops after the
+// read that brings a line end, once it has read size bytes in all, after a
+// read that takes the unconsumed input past MaxEventSize (or any read while
+// an oversized event is skipped), and on an error. It returns the number
+// of bytes read in all and the last read's error; when a read reports a
+// count outside what it was given it returns [ErrInvalidRead] with the
+// bytes of the reads before it, which are kept. The bytes it searched for
+// a line end are not searched again by Next.
+//
+// FillLine invalidates the views of the last Frame.
+func (lx *Lexer) FillLine(r io.Reader, size int) (int, error) {
+	return lx.fill(r, size, true)
+}
+
+// fill is Fill, and FillLine when line is set.
+func (lx *Lexer) fill(r io.Reader, size int, line bool) (int, error) {
 	if lx.closed {
 		return 0, ErrWriteAfterClose
 	}
@@ -242,15 +265,58 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 		lx.reserve(size)
 	}
 	p := lx.buf[len(lx.buf):min(cap(lx.buf), len(lx.buf)+size)]
-	n, err := ReadSome(r, p)
-	if n < 0 || n > len(p) {
-		return 0, ErrInvalidRead
+	total := 0
+	for {
+		n, err := ReadSome(r, p[total:])
+		if n < 0 || n > len(p)-total {
+			return total, ErrInvalidRead
+		}
+		if n > 0 {
+			lx.buf = lx.buf[:len(lx.buf)+n]
+			lx.drained = false
+			total += n
+		}
+		if !line || err != nil || total == len(p) || lx.skip != skipNone ||
+			len(lx.buf)-lx.start > lx.max || lx.lineEnd(len(lx.buf)-n) {
+			return total, err
+		}
 	}
-	if n > 0 {
-		lx.buf = lx.buf[:len(lx.buf)+n]
-		lx.drained = false
+}
+
+// lineEnd reports whether buf[from:] holds a line end, LF or CR. Where the
+// searches of Next had got to from, it moves them on as far as it searched,
+// so that Next does not search those bytes again: each to its line end, or
+// to the first line end of the other kind in a short search (which looks
+// for both at once), or to the end of buf when there is none.
+func (lx *Lexer) lineEnd(from int) bool {
+	b := lx.buf[from:]
+	lf, cr := len(b), -1 // -1: CR not searched
+	if len(b) < shortScan {
+		for i, c := range b {
+			if c == '\n' || c == '\r' {
+				lf = i
+				break
+			}
+		}
+		cr = lf
+		lx.scanned.add(2 * lf)
+	} else if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		lf = i
+		lx.scanned.add(i)
+	} else {
+		cr = len(b)
+		if i := bytes.IndexByte(b, '\r'); i >= 0 {
+			cr = i
+		}
+		lx.scanned.add(len(b) + cr)
 	}
-	return n, err
+	if max(lx.lfNext, lx.cur) == from {
+		lx.lfNext = from + lf
+	}
+	if cr >= 0 && max(lx.crNext, lx.cur) == from {
+		lx.crNext = from + cr
+	}
+	return lf < len(b) || 0 <= cr && cr < len(b)
 }
 
 // Next advances to the next frame, which Frame then returns, and reports
