@@ -305,18 +305,20 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 	for !s.closed {
 		// Read straight into the lexer's buffer: Write would copy every
 		// byte once more. Next has run out before each read, so the
-		// buffer is never full. Fill retries reads that return nothing,
-		// and reports a reader that never gives data nor an error with
-		// io.ErrNoProgress.
+		// buffer is never full. FillLine reads until a line end comes,
+		// as no update can come before one: a reader that gives a byte
+		// or a few at a time costs a run of Next per line, not per read.
+		// It retries reads that return nothing, and reports a reader
+		// that never gives data nor an error with io.ErrNoProgress.
 		s.red.ownID()
 		var n int
 		var err error
 		if s.sn.watching() {
 			s.sr = sniffReader{&s.sn, r}
-			n, err = s.lx.Fill(&s.sr, sse.ReadSize)
+			n, err = s.lx.FillLine(&s.sr, sse.ReadSize)
 			s.sr.r = nil
 		} else {
-			n, err = s.lx.Fill(r, sse.ReadSize)
+			n, err = s.lx.FillLine(r, sse.ReadSize)
 		}
 		if n > 0 && !s.drain(each) {
 			return false
