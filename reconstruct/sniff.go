@@ -24,8 +24,10 @@ type sniffer struct {
 	doc     []byte
 }
 
-// watching reports whether the sniffer still wants to see the input.
-func (sn *sniffer) watching() bool { return sn.nhead < headSize || sn.docOn }
+// watching reports whether the sniffer still wants to see the input: its
+// start, and past it the white space before the first other byte (which
+// decides whether the input may be a JSON document) and the document.
+func (sn *sniffer) watching() bool { return sn.nhead < headSize || !sn.decided || sn.docOn }
 
 // observe takes the next bytes of the input.
 func (sn *sniffer) observe(p []byte) {

@@ -31,6 +31,7 @@ func TestNotEventStream(t *testing.T) {
 		{"binary", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", true, ""},
 		{"plain text", "Unauthorized\n", true, ""},
 		{"REST error document", "  {\"error\":{\"code\":401,\"status\":\"UNAUTHENTICATED\",\"message\":\"Missing bearer token.\"}}\n", true, "Missing bearer token."},
+		{"REST error document after more white space than the kept start", strings.Repeat(" ", 70) + "\t{\"error\":{\"code\":401,\"status\":\"UNAUTHENTICATED\",\"message\":\"Missing bearer token.\"}}\n", true, "Missing bearer token."},
 		{"JSON-RPC error document", `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}`, true, "Task not found"},
 		{"JSON document that is no error", "{\n  \"task\": {\"id\": \"t\"}\n}\n", true, ""},
 		{"comments, then HTML", ": hello\n\n<html>\n", true, ""},
