@@ -82,6 +82,10 @@ const retainLimit = 1 << 20
 // The zero Decoder is ready to use. A Decoder must not be used from
 // multiple goroutines at once.
 type Decoder struct {
+	// pool holds what the pool of large text buffers needs (textpool.go;
+	// nothing on WebAssembly).
+	pool textPool
+
 	p  jsonx.Parser
 	ev Event
 
@@ -216,6 +220,7 @@ func (d *Decoder) decodeDoc(data []byte, kind docKind) (*Event, error) {
 }
 
 func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
+	d.releaseText()
 	d.shape.prev = d.shape.cur
 	if kind == docStream {
 		if ev := d.reuse(data); ev != nil {
@@ -1053,9 +1058,14 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 	if !esc {
 		return raw, nil
 	}
+	d.textRoom(len(raw))
 	first := len(d.text)
 	var bad int
-	d.text, bad = jsonx.AppendUnescaped(d.text, raw, jsonx.SurrogateWTF8)
+	if native {
+		d.text, bad = v.AppendText(d.text)
+	} else {
+		d.text, bad = jsonx.AppendUnescaped(d.text, raw, jsonx.SurrogateWTF8)
+	}
 	if bad >= 0 {
 		// The parser checked every escape: not reached.
 		return nil, d.fail(v.Pos()+1+bad, ErrInvalidJSON)
@@ -1074,7 +1084,12 @@ func (d *Decoder) unescapeInPlace(v jsonx.Value) []byte {
 	if !esc {
 		return raw
 	}
-	text, _ := jsonx.AppendUnescaped(raw[:0:len(raw)], raw, jsonx.SurrogateWTF8)
+	var text []byte
+	if native {
+		text, _ = v.AppendText(raw[:0:len(raw)])
+	} else {
+		text, _ = jsonx.AppendUnescaped(raw[:0:len(raw)], raw, jsonx.SurrogateWTF8)
+	}
 	return text[:len(text):len(text)]
 }
 

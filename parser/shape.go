@@ -97,7 +97,9 @@ func (d *Decoder) reuse(data []byte) *Event {
 	// One pass checks the text and, for a long one with escapes,
 	// unescapes it. Reset is told how much text the last event used.
 	d.maxText = max(d.maxText, len(d.text))
-	unesc, end, esc, ok := jsonx.UnescapeString(d.text[:0], data, h-1)
+	d.text = d.text[:0]
+	d.textRoom(len(data) - h - t)
+	unesc, end, esc, ok := jsonx.UnescapeString(d.text, data, h-1)
 	if !ok || end != len(data)-t {
 		return nil
 	}

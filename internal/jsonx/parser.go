@@ -16,6 +16,7 @@ package jsonx
 
 import (
 	"bytes"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -53,6 +54,15 @@ type Parser struct {
 	// and pending is its span in text, end 0 when it was not.
 	text    []byte
 	pending span
+
+	// escs holds the positions of the escapes the pass checked, in order,
+	// so that a string's unescaping need not search for them again
+	// (Value.AppendText); at most escMax of them (len(data)/32: the index
+	// holds at most an eighth of the input's size), after which escsFull is
+	// set and later strings are unescaped by searching.
+	escs     []int32
+	escMax   int
+	escsFull bool
 }
 
 // span locates an unescaped text: text[start:end].
@@ -76,6 +86,9 @@ type node struct {
 	// esc tells that a string holds at least one escape.
 	esc    bool
 	keyEsc bool
+	// escAt is the index in escs of a string's first escape, when every
+	// escape of the string is there; -1 otherwise.
+	escAt int32
 }
 
 // Value is a parsed JSON value, valid until the next Parse on the Parser
@@ -135,6 +148,12 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 	p.root = p.root[:0]
 	p.validate = false
 	p.path = p.path[:0]
+	if native {
+		p.escs, p.escsFull = p.escs[:0], false
+		if p.escMax = len(data) / 32; len(data) > math.MaxInt32 {
+			p.escMax = 0
+		}
+	}
 	if pos, deep := p.check(data); pos >= 0 {
 		path := make([]PathSeg, len(p.path))
 		for i, s := range p.path {
@@ -238,6 +257,7 @@ func (p *Parser) value(i, depth int) int {
 	var end int
 	esc := false
 	kind := d[i]
+	e0 := len(p.escs)
 	switch kind {
 	case '{', '[':
 		return p.container(i, depth)
@@ -256,7 +276,7 @@ func (p *Parser) value(i, depth int) int {
 		end, kind = p.number(i), '0'
 	}
 	if p.bad < 0 && !p.validate {
-		p.leaf(i, end, kind, esc)
+		p.leaf(i, end, kind, esc, e0)
 	}
 	return end
 }
@@ -274,11 +294,18 @@ func (p *Parser) grow() *node {
 	return &p.nodes[idx]
 }
 
-// leaf adds the node of a scalar.
-func (p *Parser) leaf(start, end int, kind byte, esc bool) {
+// leaf adds the node of a scalar; a string's escapes, if any, were
+// indexed from escs[e0] on.
+func (p *Parser) leaf(start, end int, kind byte, esc bool, e0 int) {
 	next := len(p.nodes) + 1
 	nd := p.grow()
 	nd.start, nd.end, nd.next, nd.n, nd.kind, nd.esc = start, end, next, 0, kind, esc
+	if native {
+		nd.escAt = -1
+		if esc && !p.escsFull {
+			nd.escAt = int32(e0)
+		}
+	}
 }
 
 // container parses the object or array that opens at i, nested depth
@@ -325,9 +352,10 @@ func (p *Parser) container(i, depth int) int {
 			// Strings, most values here, are parsed in place rather than
 			// through a call to value.
 			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
+				e0 := len(p.escs)
 				end, esc := p.string(i, false)
 				if p.bad < 0 && !p.validate {
-					p.leaf(i, end, '"', esc)
+					p.leaf(i, end, '"', esc, e0)
 				}
 				i = end
 			} else {
@@ -390,18 +418,20 @@ func (p *Parser) setKey(idx, start, end int, esc bool) {
 // with escapes; once a word loop has gone longRun bytes without meeting a
 // special byte, the run is long, and it goes on with the vectorised
 // bytes.IndexByte: the closing quote is searched once (again only after an
-// escape consumed it, \"), then the next backslash before it, and the run
-// between them is checked for control characters sixteen bytes at a time.
-// Every byte is searched once either way. With unescape set, a string that
-// has gone longRun bytes is long whatever its runs, and it goes on in
-// stringUnescape at its first escape past the word loop.
+// escape consumed it, \"), then the next backslash before it; the bytes
+// are checked for control characters a window ahead (ctrlAhead), not run
+// by run, so that a text with an escape every line pays one check per
+// window. Every byte is searched once either way. With unescape set, a
+// string that has gone longRun bytes is long whatever its runs, and it
+// goes on in stringUnescape at its first escape past the word loop.
 func (p *Parser) string(i int, unescape bool) (int, bool) {
 	const longRun = 64
 	open := i
 	d := p.data
 	base := unsafe.Pointer(unsafe.SliceData(d))
 	esc := false
-	q := -1 // the next quote at or after i, once searched
+	q := -1  // the next quote at or after i, once searched
+	cc := -1 // d[i:cc] holds no control character (ctrlAhead)
 	// lastEsc and lastEnd delimit the last escape checked.
 	lastEsc, lastEnd := -1, -1
 	i++
@@ -433,7 +463,11 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 				if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
 					end = i + k
 				}
-				if c := ctrlIndex(d[i:end]); c >= 0 {
+				if native {
+					if cc = ctrlAhead(d, i, end, q, cc); cc < end {
+						return p.fail(cc), esc
+					}
+				} else if c := ctrlIndex(d[i:end]); c >= 0 {
 					return p.fail(i + c), esc
 				}
 				if unescape && end < q {
@@ -444,7 +478,7 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 					if lastEnd == end {
 						from = lastEsc
 					}
-					return p.stringUnescape(open, from, q)
+					return p.stringUnescape(open, from, q, cc)
 				}
 				i = end
 				break
@@ -472,6 +506,16 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 			if c == '\\' {
 				esc = true
 				lastEsc = i
+				if native && len(p.escs) < p.escMax {
+					if len(p.escs) == cap(p.escs) {
+						// Doubled: append grows a large slice by a
+						// quarter, which allocates five times its size.
+						p.escs = slices.Grow(p.escs, min(p.escMax, 2*cap(p.escs)+256)-len(p.escs))
+					}
+					p.escs = append(p.escs, int32(i))
+				} else {
+					p.escsFull = true
+				}
 				if i = p.escape(i); p.bad >= 0 {
 					return i, esc
 				}
@@ -495,8 +539,9 @@ const (
 // checked into p.text, then checks and unescapes the rest, a run (found as
 // in string) and an escape at a time, and leaves the text's span pending
 // for the string's node. The text is never longer than the rest of the
-// input, so the room is made once and the text written in place.
-func (p *Parser) stringUnescape(open, i, q int) (int, bool) {
+// input, so the room is made once and the text written in place. cc is
+// string's control check ahead (ctrlAhead).
+func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 	d := p.data
 	mark := len(p.text)
 	out := slices.Grow(p.text, len(d)-open)
@@ -540,7 +585,12 @@ func (p *Parser) stringUnescape(open, i, q int) (int, bool) {
 		if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
 			end = i + k
 		}
-		if c := ctrlIndex(d[i:end]); c >= 0 {
+		if native {
+			if cc = ctrlAhead(d, i, end, q, cc); cc < end {
+				p.text = p.text[:mark]
+				return p.fail(cc), true
+			}
+		} else if c := ctrlIndex(d[i:end]); c >= 0 {
 			p.text = p.text[:mark]
 			return p.fail(i + c), true
 		}
@@ -590,6 +640,28 @@ func (p *Parser) stringTail(i int, esc bool) (int, bool) {
 		}
 	}
 	return p.fail(len(d)), esc
+}
+
+// ctrlWindow is how far ahead of a run ctrlAhead checks for control
+// characters.
+const ctrlWindow = 4 << 10
+
+// ctrlAhead extends the check for control characters of a long string,
+// given that d[i:cc] holds none, so that it covers the run d[i:end] that
+// ends before the quote at q: when end > cc it checks on from
+// max(cc, i) to end or a window ahead, not past q, and returns the index
+// of the first control character it met, or the end of what it checked
+// (≥ end) when there is none.
+func ctrlAhead(d []byte, i, end, q, cc int) int {
+	if cc >= end {
+		return cc
+	}
+	from := max(cc, i)
+	to := max(end, min(q, from+ctrlWindow))
+	if c := ctrlIndex(d[from:to]); c >= 0 {
+		return from + c
+	}
+	return to
 }
 
 // ctrlIndex returns the index of the first byte of b below 0x20, or -1.
@@ -813,6 +885,39 @@ func (v Value) Contents() ([]byte, bool) {
 		return nil, false
 	}
 	return v.p.data[nd.start+1 : nd.end-1 : nd.end-1], nd.esc
+}
+
+// AppendText appends to dst the text of the string v, as
+// AppendUnescaped(dst, contents, SurrogateWTF8) does with its contents, and
+// returns the extended slice and bad as AppendUnescaped does (always -1:
+// Parse checked the escapes). The escapes that Parse found are not
+// searched for again. dst may be the contents' own bytes (dst[:0] of
+// them): each byte is written after the bytes it comes from are read.
+func (v Value) AppendText(dst []byte) ([]byte, int) {
+	raw, esc := v.Contents()
+	if !native || !esc || v.p.nodes[v.i].escAt < 0 {
+		return AppendUnescaped(dst, raw, SurrogateWTF8)
+	}
+	// The runs between the escapes are copied, the escapes decoded, as
+	// AppendUnescaped does once it has found them.
+	nd := &v.p.nodes[v.i]
+	at, base := nd.escAt, nd.start+1
+	n := len(dst)
+	dst = slices.Grow(dst, len(raw))[:n+len(raw)]
+	i := 0
+	for _, e := range v.p.escs[at:] {
+		k := int(e) - base
+		if k >= len(raw) {
+			break
+		}
+		if k < i {
+			continue // the low half of a surrogate pair decoded with its high half
+		}
+		n += copy(dst[n:], raw[i:k])
+		n, i, _ = unescapeInto(dst, n, raw, k, SurrogateWTF8)
+	}
+	n += copy(dst[n:], raw[i:])
+	return dst[:n], -1
 }
 
 // Len returns the number of elements of the array v, 0 if v is not an

@@ -67,6 +67,10 @@ func rebuild(t *testing.T, p *Parser, data []byte, v Value) any {
 	case '"':
 		s, esc := v.Contents()
 		require.Equal(t, bytes.Contains(s, []byte{'\\'}), esc, "string %q: escaped", s)
+		want, _ := AppendUnescaped([]byte("pre"), s, SurrogateWTF8)
+		got, bad := v.AppendText([]byte("pre"))
+		require.Equal(t, -1, bad, "string %q: AppendText's bad", s)
+		require.Equal(t, string(want), string(got), "string %q: AppendText, against AppendUnescaped", s)
 	}
 	var x any
 	require.NoError(t, unmarshalAny(raw, &x), "encoding/json on %q", raw)
