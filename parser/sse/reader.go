@@ -95,9 +95,11 @@ func (r *Reader) Next() bool {
 	}
 }
 
-// fill reads once from src into the Lexer's buffer, as ReadSome does.
+// fill reads from src into the Lexer's buffer until a line end comes
+// (FillLine): Next can find no frame before one, so a source that gives a
+// byte or a few at a time costs a run of the Lexer per line, not per read.
 func (r *Reader) fill() {
-	if _, err := r.lx.Fill(r.src, ReadSize); err != nil {
+	if _, err := r.lx.FillLine(r.src, ReadSize); err != nil {
 		r.rerr = err
 	}
 }
