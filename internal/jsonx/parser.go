@@ -276,7 +276,10 @@ func (p *Parser) value(i, depth int) int {
 		end, kind = p.number(i), '0'
 	}
 	if p.bad < 0 && !p.validate {
-		p.leaf(i, end, kind, esc, e0)
+		p.leaf(i, end, kind, esc)
+		if native {
+			p.indexed(e0, esc)
+		}
 	}
 	return end
 }
@@ -294,18 +297,22 @@ func (p *Parser) grow() *node {
 	return &p.nodes[idx]
 }
 
-// leaf adds the node of a scalar; a string's escapes, if any, were
-// indexed from escs[e0] on.
-func (p *Parser) leaf(start, end int, kind byte, esc bool, e0 int) {
+// leaf adds the node of a scalar.
+func (p *Parser) leaf(start, end int, kind byte, esc bool) {
 	next := len(p.nodes) + 1
 	nd := p.grow()
 	nd.start, nd.end, nd.next, nd.n, nd.kind, nd.esc = start, end, next, 0, kind, esc
-	if native {
-		nd.escAt = -1
-		if esc && !p.escsFull {
-			nd.escAt = int32(e0)
-		}
+}
+
+// indexed records on the last node, a scalar just added, where its
+// escapes are in escs: from escs[e0] on, when it is a string with escapes
+// and all of them are there.
+func (p *Parser) indexed(e0 int, esc bool) {
+	at := int32(-1)
+	if esc && !p.escsFull {
+		at = int32(e0)
 	}
+	p.nodes[len(p.nodes)-1].escAt = at
 }
 
 // container parses the object or array that opens at i, nested depth
@@ -355,7 +362,10 @@ func (p *Parser) container(i, depth int) int {
 				e0 := len(p.escs)
 				end, esc := p.string(i, false)
 				if p.bad < 0 && !p.validate {
-					p.leaf(i, end, '"', esc, e0)
+					p.leaf(i, end, '"', esc)
+					if native {
+						p.indexed(e0, esc)
+					}
 				}
 				i = end
 			} else {
