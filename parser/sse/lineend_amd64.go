@@ -1,0 +1,16 @@
+package sse
+
+// hasAVX2 reports that indexLineEnd may be used: it searches for LF and CR
+// at once at the speed of one bytes.IndexByte, where the Lexer would
+// otherwise search the bytes of a long line twice, once for each.
+var hasAVX2 = cpuHasAVX2()
+
+// indexLineEnd returns the index of the first LF or CR in b, or -1; only
+// when hasAVX2 (lineend_amd64.s).
+//
+//go:noescape
+func indexLineEnd(b []byte) int
+
+// cpuHasAVX2 reports whether the processor and the operating system
+// support AVX2 (lineend_amd64.s).
+func cpuHasAVX2() bool

@@ -1,0 +1,68 @@
+package sse
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestIndexLineEnd checks the search for the first LF or CR against a byte
+// loop, at every length up to 300 and every alignment of the first byte
+// within 32, with the line ends anywhere (AVX2 on amd64, where the
+// processor has it; the byte loop elsewhere).
+func TestIndexLineEnd(t *testing.T) {
+	if !hasAVX2 {
+		t.Log("no AVX2: indexLineEnd is the byte loop, which the Lexer does not call")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	buf := make([]byte, 300+32)
+	for n := range 301 {
+		for off := range 32 {
+			for i := range buf {
+				buf[i] = byte('a' + r.IntN(26))
+				if r.IntN(150) == 0 {
+					buf[i] = "\r\n"[r.IntN(2)]
+				}
+			}
+			b := buf[off : off+n]
+			want := bytes.IndexAny(b, "\r\n")
+			if got := indexLineEnd(b); got != want {
+				require.Equal(t, want, got, "indexLineEnd of %d bytes at offset %d: %q", n, off, b)
+			}
+		}
+	}
+}
+
+// TestLexerLongLineEnds reads data lines longer than the reads (searched
+// for LF and CR at once past their first read, with AVX2) whose end is a
+// CR, a CRLF or an LF at every place around the reads' edges, and checks
+// the frames: a CR ends a line as an LF does.
+func TestLexerLongLineEnds(t *testing.T) {
+	const read = 4096
+	for _, eol := range []string{"\n", "\r", "\r\n"} {
+		for _, n := range []int{read - 7, read - 1, read, read + 1, 2*read - 6, 2*read + 5, 3*read + 31, 3*read + 32, 3*read + 33} {
+			a := strings.Repeat("x", n)
+			in := "data: " + a + eol + "data: b" + eol + eol + "data: c" + eol + eol
+			var lx Lexer
+			var got []string
+			for p := []byte(in); len(p) > 0; {
+				k := min(read, len(p))
+				_, err := lx.Write(p[:k])
+				require.NoError(t, err)
+				p = p[k:]
+				for lx.Next() {
+					got = append(got, string(lx.Frame().Data))
+				}
+				require.NoError(t, lx.Err())
+			}
+			require.NoError(t, lx.Close())
+			for lx.Next() {
+				got = append(got, string(lx.Frame().Data))
+			}
+			require.Equal(t, []string{a + "\nb", "c"}, got, "line of %d bytes ended by %q", n, eol)
+		}
+	}
+}
