@@ -286,8 +286,9 @@ func (lx *Lexer) fill(r io.Reader, size int, line bool) (int, error) {
 // lineEnd reports whether buf[from:] holds a line end, LF or CR. Where the
 // searches of Next had got to from, it moves them on as far as it searched,
 // so that Next does not search those bytes again: each to its line end, or
-// to the first line end of the other kind in a short search (which looks
-// for both at once), or to the end of buf when there is none.
+// to the first line end of the other kind in a short search or, with
+// AVX2, in a line longer than the input before (which look for both at
+// once), or to the end of buf when there is none.
 func (lx *Lexer) lineEnd(from int) bool {
 	b := lx.buf[from:]
 	lf, cr := len(b), -1 // -1: CR not searched
@@ -297,6 +298,15 @@ func (lx *Lexer) lineEnd(from int) bool {
 				lf = i
 				break
 			}
+		}
+		cr = lf
+		lx.scanned.add(2 * lf)
+	} else if hasAVX2 && from > lx.cur && max(lx.crNext, lx.cur) == from {
+		// A line longer than the input before this read, searched for
+		// CR as far as this read: both at once (indexLineEnd, as
+		// Next's indexBoth), no LF and no CR before the first of them.
+		if i := indexLineEnd(b); i >= 0 {
+			lf = i
 		}
 		cr = lf
 		lx.scanned.add(2 * lf)

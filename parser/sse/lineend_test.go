@@ -2,6 +2,7 @@ package sse
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -63,6 +64,29 @@ func TestLexerLongLineEnds(t *testing.T) {
 				got = append(got, string(lx.Frame().Data))
 			}
 			require.Equal(t, []string{a + "\nb", "c"}, got, "line of %d bytes ended by %q", n, eol)
+			// The same through a Reader (FillLine), 4 KiB per read.
+			rd := NewReader(&pieces{s: in, n: read}, nil)
+			got = got[:0]
+			for rd.Next() {
+				got = append(got, string(rd.Frame().Data))
+			}
+			require.NoError(t, rd.Err())
+			require.Equal(t, []string{a + "\nb", "c"}, got, "Reader: line of %d bytes ended by %q", n, eol)
 		}
 	}
+}
+
+// pieces reads s at most n bytes per Read.
+type pieces struct {
+	s string
+	n int
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	if len(p.s) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(b[:min(len(b), p.n)], p.s)
+	p.s = p.s[k:]
+	return k, nil
 }
