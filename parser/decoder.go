@@ -241,7 +241,21 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 	d.maxData = max(d.maxData, len(data))
 	d.bigData = max(d.bigData, len(data))
 
-	root, err := d.p.Parse(data)
+	var root jsonx.Value
+	var err error
+	if native && !d.inPlace {
+		// The long texts with escapes are unescaped as the parser checks
+		// them, into the text buffer (from the pool when the data is
+		// large): one pass over them, not two.
+		d.textRoom(len(data))
+		if root, d.text, err = d.p.ParseText(data, d.text); len(d.text) > 0 {
+			// The parser made room for the rest of the data at the first
+			// text it unescaped: what Reset is told the stream needed.
+			d.maxText = max(d.maxText, len(data))
+		}
+	} else {
+		root, err = d.p.Parse(data)
+	}
 	if err != nil {
 		var se *jsonx.SyntaxError
 		errors.As(err, &se)
@@ -1057,6 +1071,11 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 	raw, esc := v.Contents()
 	if !esc {
 		return raw, nil
+	}
+	if native {
+		if t, ok := v.Unescaped(); ok {
+			return t, nil // unescaped by ParseText
+		}
 	}
 	d.textRoom(len(raw))
 	first := len(d.text)

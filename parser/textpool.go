@@ -6,9 +6,10 @@ import "sync"
 
 // native turns on what the native build spends code on for speed and the
 // WebAssembly module, under its size budget, does not (textpool_wasm.go):
-// the pool of large text buffers, and jsonx's Value.AppendText, which
-// unescapes a text without searching again for the escapes the parser
-// found.
+// the pool of large text buffers, jsonx's ParseText, which unescapes a
+// long text as it checks it (Decode), and Value.AppendText, which unescapes
+// a text without searching again for the escapes the parser found
+// (DecodeInPlace, short texts).
 const native = true
 
 // largeTexts holds the text buffers larger than retainLimit of Decoders

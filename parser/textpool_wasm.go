@@ -5,7 +5,8 @@ package parser
 // native is false on WebAssembly, whose module has a size budget: there is
 // no pool of large text buffers (sync.Pool would cost about 12 KB gzipped,
 // and linear memory never shrinks anyway; a Decoder keeps its text buffer
-// as Reset says), and texts are unescaped with jsonx.AppendUnescaped.
+// as Reset says), and texts are checked by the parser, then unescaped with
+// jsonx.AppendUnescaped.
 const native = false
 
 // textPool is textpool.go's, empty here.

@@ -34,6 +34,7 @@ func FuzzErrorPos(f *testing.F) {
 		}
 		require.LessOrEqual(t, pos, len(data), "errorPos(%q) beyond the input", data)
 		require.Equal(t, pos < 0, Valid(data), "Valid(%q), errorPos = %d", data, pos)
+		checkParseText(t, data, pos)
 		var p Parser
 		v, err := p.Parse(data)
 		if err != nil {

@@ -63,6 +63,9 @@ type Parser struct {
 	escs     []int32
 	escMax   int
 	escsFull bool
+	// unescape is set during ParseText: a long string value with escapes
+	// is unescaped into text as it is checked.
+	unescape bool
 }
 
 // span locates an unescaped text: text[start:end].
@@ -89,6 +92,9 @@ type node struct {
 	// escAt is the index in escs of a string's first escape, when every
 	// escape of the string is there; -1 otherwise.
 	escAt int32
+	// textStart and textEnd delimit a string's text in Parser.text when
+	// ParseText unescaped it; textEnd is 0 otherwise.
+	textStart, textEnd int32
 }
 
 // Value is a parsed JSON value, valid until the next Parse on the Parser
@@ -149,6 +155,7 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 	p.validate = false
 	p.path = p.path[:0]
 	if native {
+		p.pending = span{}
 		p.escs, p.escsFull = p.escs[:0], false
 		if p.escMax = len(data) / 32; len(data) > math.MaxInt32 {
 			p.escMax = 0
@@ -262,7 +269,7 @@ func (p *Parser) value(i, depth int) int {
 	case '{', '[':
 		return p.container(i, depth)
 	case '"':
-		end, esc = p.string(i, false)
+		end, esc = p.string(i, native && p.unescape)
 	case 't':
 		end = p.literal(i, "true")
 	case 'f':
@@ -306,13 +313,17 @@ func (p *Parser) leaf(start, end int, kind byte, esc bool) {
 
 // indexed records on the last node, a scalar just added, where its
 // escapes are in escs: from escs[e0] on, when it is a string with escapes
-// and all of them are there.
+// and all of them are there; and the span of its text in text when
+// ParseText unescaped it (pending).
 func (p *Parser) indexed(e0 int, esc bool) {
 	at := int32(-1)
 	if esc && !p.escsFull {
 		at = int32(e0)
 	}
-	p.nodes[len(p.nodes)-1].escAt = at
+	nd := &p.nodes[len(p.nodes)-1]
+	nd.escAt = at
+	nd.textStart, nd.textEnd = int32(p.pending.start), int32(p.pending.end)
+	p.pending = span{}
 }
 
 // container parses the object or array that opens at i, nested depth
@@ -360,7 +371,7 @@ func (p *Parser) container(i, depth int) int {
 			// through a call to value.
 			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
 				e0 := len(p.escs)
-				end, esc := p.string(i, false)
+				end, esc := p.string(i, native && p.unescape)
 				if p.bad < 0 && !p.validate {
 					p.leaf(i, end, '"', esc)
 					if native {
@@ -897,6 +908,37 @@ func (v Value) Contents() ([]byte, bool) {
 	return v.p.data[nd.start+1 : nd.end-1 : nd.end-1], nd.esc
 }
 
+// ParseText is Parse that also unescapes, as it checks them, the string
+// values (not keys) that hold an escape and are long (64 bytes or more)
+// into text, appended, in one pass instead of a check and an unescaping
+// after it; Value.Unescaped returns such a string's text. It returns the
+// extended text, which the values' texts are views of: they are valid
+// until text is written again. On WebAssembly and for input of 2 GiB or
+// more it is Parse, and text is returned as it was.
+func (p *Parser) ParseText(data, text []byte) (Value, []byte, error) {
+	if !native || len(data) > math.MaxInt32 {
+		v, err := p.Parse(data)
+		return v, text, err
+	}
+	p.text, p.pending, p.unescape = text, span{}, true
+	v, err := p.Parse(data)
+	p.unescape = false
+	return v, p.text, err
+}
+
+// Unescaped returns the text of the string v when ParseText unescaped it
+// as it checked it, and whether it did.
+func (v Value) Unescaped() ([]byte, bool) {
+	if v.p == nil || !native {
+		return nil, false
+	}
+	nd := &v.p.nodes[v.i]
+	if nd.kind != '"' || nd.textEnd == 0 {
+		return nil, false
+	}
+	return v.p.text[nd.textStart:nd.textEnd:nd.textEnd], true
+}
+
 // AppendText appends to dst the text of the string v, as
 // AppendUnescaped(dst, contents, SurrogateWTF8) does with its contents, and
 // returns the extended slice and bad as AppendUnescaped does (always -1:
@@ -979,7 +1021,7 @@ func ParseFloat(b []byte) (float64, bool) {
 // Parse: a parser kept for reuse then keeps no input alive. The Values and
 // Fields of the last Parse must not be used after it.
 func (p *Parser) Forget() {
-	p.data = nil
+	p.data, p.text = nil, nil
 	clear(p.root[:cap(p.root)])
 	p.root = p.root[:0]
 	clear(p.path[:cap(p.path)])

@@ -109,3 +109,66 @@ func TestLongStringControlPositions(t *testing.T) {
 		})
 	}
 }
+
+// checkParseText checks ParseText on data, whose first offending byte is
+// at pos (-1 when it is valid): the same verdict as Parse, the text before
+// it kept, and every string it unescaped (long ones with escapes) equal to
+// what AppendUnescaped gives.
+func checkParseText(t *testing.T, data []byte, pos int) {
+	t.Helper()
+	var p Parser
+	v, text, err := p.ParseText(data, []byte("pre"))
+	require.Equal(t, "pre", string(text[:3]), "ParseText(%q): the text before", data)
+	if err != nil {
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se, "ParseText(%q)", data)
+		require.Equal(t, pos, se.Pos, "ParseText(%q) error %v: position", data, err)
+		return
+	}
+	require.Negative(t, pos, "ParseText(%q) succeeded", data)
+	for _, s := range stringsOf(v, nil) {
+		raw, esc := s.Contents()
+		got, ok := s.Unescaped()
+		if !ok {
+			continue
+		}
+		require.True(t, esc, "string at %d: unescaped without an escape", s.Pos())
+		want, _ := AppendUnescaped(nil, raw, SurrogateWTF8)
+		require.Equal(t, string(want), string(got), "string at %d: ParseText's text", s.Pos())
+	}
+}
+
+// TestParseText checks ParseText on textDocs and on documents that fail in
+// a long string: the long strings with escapes are unescaped as they are
+// checked (natively), keys and short strings are not, and the verdict is
+// Parse's.
+func TestParseText(t *testing.T) {
+	long := strings.Repeat("prose before the escape, ", 4)
+	docs := []string{
+		`{"k` + long + `\n":"` + long + `\n"}`,
+		`["` + long + `\ud83d\ude00 ` + long + `\ud83d", "short\n"]`,
+		`"` + long + `\"` + long + `"`,
+		`{"t":"` + long + `\q"}`,
+		`{"t":"` + long + "\\n\x01" + `"}`,
+		`{"t":"` + long + `\n`,
+	}
+	for _, tt := range textDocs {
+		docs = append(docs, tt.in)
+	}
+	for _, doc := range docs {
+		pos, _ := errorPos([]byte(doc))
+		checkParseText(t, []byte(doc), pos)
+	}
+	var p Parser
+	v, _, err := p.ParseText([]byte(docs[0]), nil)
+	require.NoError(t, err)
+	f := p.AppendFields(nil, v)[0]
+	_, unesc := f.Value.Unescaped()
+	require.Equal(t, native, unesc, "a long value with an escape is unescaped as it is checked, natively")
+	_, unesc = Value{&p, 0}.Unescaped()
+	require.False(t, unesc, "an object")
+	v, _, err = p.ParseText([]byte(`["short\n"]`), nil)
+	require.NoError(t, err)
+	_, unesc = v.First().Unescaped()
+	require.False(t, unesc, "a short string is unescaped when read")
+}
