@@ -4,6 +4,8 @@ package citations
 // tolerant of the spellings servers use.
 
 import (
+	"math"
+
 	"github.com/a2astream/a2astream/internal/jsonx"
 )
 
@@ -167,7 +169,7 @@ func lineNumber(s []byte, i int) (n, next int, ok bool) {
 	}
 	j := i
 	for ; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
-		if n < 1<<40 {
+		if n <= (math.MaxInt-9)/10 {
 			n = n*10 + int(s[j]-'0')
 		}
 	}

@@ -155,7 +155,7 @@ func (r *Resolver) clear() {
 	r.cites = r.cites[:0]
 	r.diags = r.diags[:0]
 	r.strs = r.strs[:0]
-	r.index.Reset(1 << 62)
+	r.index.Reset(math.MaxInt)
 	r.lineStarts = r.lineStarts[:0]
 	r.scanned = 0
 }

@@ -23,7 +23,7 @@ import (
 
 // uuid returns the i-th UUID-shaped id, as a2a-go writes event ids.
 func uuid(i int) string {
-	return fmt.Sprintf("%08x-4e7c-7d50-b13c-%012x", i*2654435761%(1<<32), i)
+	return fmt.Sprintf("%08x-4e7c-7d50-b13c-%012x", uint32(i)*2654435761, i)
 }
 
 // proseText returns size bytes of answer text in words, with newlines and

@@ -2,6 +2,7 @@ package reconstruct_test
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -199,7 +200,7 @@ func TestTextGrowth(t *testing.T) {
 				if tc.limited {
 					return tc.end - n
 				}
-				return 1 << 40
+				return math.MaxInt - n
 			}
 			text := reconstruct.GrowText(nil, 8, room(8))
 			require.Equal(t, 512, cap(text), "first room")
