@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/a2astream/a2astream/parser/sse"
@@ -27,6 +29,7 @@ func FuzzDecode(f *testing.F) {
 		`{"newKind":{}}`,
 		`{"task":{},"message":{}}`,
 		`{"a":`,
+		`{"message":{"parts":[{"text":"` + strings.Repeat(`a line\n\"q\" \u00e9 `, 8) + `"}],"metadata":{"text":"` + strings.Repeat(`\ud83d\ude00 `, 12) + `"}}}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -57,6 +60,12 @@ func FuzzDecode(f *testing.F) {
 			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || string(se.ID) != "i" {
 				require.Failf(t, "bad position", "error %v: Pos %d of %d data bytes, Offset %d, Seq %d, ID %q; want Offset 5, Seq 2, ID \"i\"",
 					err, se.Pos, len(data), se.Offset, se.Seq, se.ID)
+			}
+			// Decoding in place fails alike, whatever it unescaped
+			// over the data before the offending byte.
+			_, err2 := inPlace.DecodeInPlace(&sse.Frame{Offset: 5, Seq: 2, ID: []byte("i"), Data: bytes.Clone(data)})
+			if !reflect.DeepEqual(err, err2) {
+				require.Failf(t, "DecodeInPlace fails otherwise", "Decode: %#v\nDecodeInPlace: %#v", err, err2)
 			}
 			return
 		}

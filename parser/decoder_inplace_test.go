@@ -88,3 +88,105 @@ func TestDecodeInPlaceSamples(t *testing.T) {
 		require.Positive(t, n, name)
 	}
 }
+
+// longText returns a text string's contents of about 200 bytes with esc
+// at its start, within its first 64 bytes and well past them, and runs of
+// plain text between.
+func longText(esc string) string {
+	run := strings.Repeat("plain text ", 4)
+	return esc + run + esc + strings.Repeat("x", 30) + run + esc + run + esc + run + esc
+}
+
+// Long texts with escapes, which the parser of DecodeInPlace unescapes
+// over themselves as it checks them, decode as Decode decodes them,
+// wherever a stream response holds a text part; the same strings where
+// the Event keeps a raw view (metadata, a data part, an unknown payload,
+// an error's details, the JSON-RPC id) are left as received; and invalid
+// ones fail as with Decode, at the same offset.
+func TestDecodeInPlaceLongTexts(t *testing.T) {
+	escapes := []struct{ name, esc string }{
+		{"quote", `\"`},
+		{"backslash", `\\`},
+		{"slash", `\/`},
+		{"control letters", `\b\f\n\r\t`},
+		{"BMP", `\u00e9\u65E5\u0041\u0000\u001f`},
+		{"surrogate pair", `\ud83d\ude00`},
+		{"lone high", `\ud83d`},
+		{"lone low", `\ude00`},
+		{"high then pair", `\ud83d\ud83d\ude00`},
+		{"low then high", `\udc00\ud800`},
+		{"escaped backslash before u", `\\ud83d`},
+		{"uppercase hex", `\uD83D\uDE00\u00C9`},
+	}
+	shapes := []struct{ name, doc string }{
+		{"artifact update", `{"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"a","parts":[{"text":"‹›"}]},"append":true}}`},
+		{"snake case", `{"artifact_update":{"artifact":{"parts":[{"data":{"text":"‹›"}},{"text":"‹›","metadata":{"text":"‹›"}}]}}}`},
+		{"message", `{"message":{"role":"ROLE_AGENT","parts":[{"text":"‹›"},{"text":"‹›"}],"metadata":{"text":"‹›","type":"‹›"}}}`},
+		{"status update", `{"statusUpdate":{"status":{"state":"TASK_STATE_WORKING","message":{"parts":[{"text":"‹›"}]}}}}`},
+		{"task", `{"task":{"id":"t","status":{"message":{"parts":[{"text":"‹›"}]}},"history":[{"parts":[{"text":"‹›"}]},{"parts":[{"data":["‹›"]},{"text":"‹›"}]}],"artifacts":[{"parts":[{"text":"‹›"}]}],"metadata":{"parts":[{"text":"‹›"}]}}}`},
+		{"JSON-RPC", `{"jsonrpc":"2.0","id":"‹›","result":{"message":{"parts":[{"text":"‹›"}]}}}`},
+		{"JSON-RPC with an ignored payload beside", `{"message":{"parts":[{"text":"‹›"}]},"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"artifact":{"parts":[{"text":"‹›"}]}}}}`},
+		{"unknown payload", `{"newPayload":{"message":{"parts":[{"text":"‹›"}]},"parts":[{"text":"‹›"}]}}`},
+		{"JSON-RPC unknown payload", `{"jsonrpc":"2.0","id":"‹›","result":{"newPayload":{"parts":[{"text":"‹›"}]}}}`},
+		{"error document", `{"error":{"code":3,"message":"‹›","details":[{"parts":[{"text":"‹›"}]},{"reason":"‹›","metadata":{"text":"‹›"}}]}}`},
+		{"JSON-RPC error", `{"jsonrpc":"2.0","id":"‹›","error":{"code":-1,"message":"‹›","data":{"message":{"parts":[{"text":"‹›"}]}}}}`},
+		{"escaped key", `{"message":{"parts":[{"t\u0065xt":"‹›"}]}}`},
+	}
+	for _, sh := range shapes {
+		for _, e := range escapes {
+			t.Run(sh.name+"/"+e.name, func(t *testing.T) {
+				data := []byte(strings.ReplaceAll(sh.doc, "‹›", longText(e.esc)))
+				want, got, _ := decodeBoth(t, data)
+				require.NotNil(t, want)
+				require.Empty(t, cmp.Diff(want, got), "DecodeInPlace's event differs from Decode's")
+			})
+		}
+	}
+	// at is the offset in text of the offending byte, -1 for the end of
+	// the data.
+	bad := []struct {
+		name, text string
+		at         int
+	}{
+		{"unknown escape", `\q`, 0},
+		{"short u escape", `\u12"`, 0},
+		{"non-hex digit", `\u12g4`, 0},
+		{"raw control character", "\x01", 0},
+		{"raw newline", "ab\n", 2},
+		{"no closing quote", `\u0041 and then the end`, -1},
+		{"backslash at the end", `\`, -1},
+	}
+	for _, b := range bad {
+		for _, where := range []struct{ name, before, after string }{
+			{"in the first 64 bytes", `\n`, strings.Repeat("y", 150) + `\n`},
+			{"past the first 64 bytes", longText(`\t`), longText(`\u00e9`)},
+			{"between a pair's halves", longText(`\n`) + `\ud83d`, `\ude00`},
+		} {
+			t.Run("invalid/"+b.name+"/"+where.name, func(t *testing.T) {
+				head := `{"message":{"parts":[{"text":"` + longText(`\"`) + `"},{"text":"` + where.before
+				doc := head + b.text
+				pos := len(head) + b.at
+				if b.at < 0 {
+					pos = len(doc)
+				} else {
+					doc += where.after + `"}]}}`
+				}
+				want, got, _ := decodeBoth(t, []byte(doc))
+				assert.Nil(t, want)
+				assert.Nil(t, got)
+				var de *DecodeError
+				_, err := new(Decoder).DecodeInPlace(&sse.Frame{Data: []byte(doc)})
+				require.ErrorAs(t, err, &de)
+				assert.ErrorIs(t, err, ErrInvalidJSON)
+				assert.Equal(t, pos, de.Pos, "the offending byte")
+				assert.Equal(t, "message.parts[1].text", de.Field)
+			})
+		}
+	}
+	t.Run("invalid after a text", func(t *testing.T) {
+		doc := `{"message":{"parts":[{"text":"` + longText(`\ud83d\ude00`) + `"}],"metadata":{"a":tru}}}`
+		want, got, _ := decodeBoth(t, []byte(doc))
+		assert.Nil(t, want)
+		assert.Nil(t, got)
+	})
+}
