@@ -124,8 +124,11 @@ type Decoder struct {
 	// shape is the last text delta, kept for reuse (shape.go).
 	shape shape
 	// inPlace is set during DecodeInPlace: texts are unescaped over their
-	// own bytes in the data.
-	inPlace bool
+	// own bytes in the data. placed is the number of strings the parser
+	// unescaped over themselves (jsonx.Parser.ParseInPlace), placedTexts
+	// the number of those read as texts.
+	inPlace             bool
+	placed, placedTexts int32
 }
 
 type pathSeg struct {
@@ -195,9 +198,16 @@ func (d *Decoder) Decode(f *sse.Frame) (*Event, error) {
 // it again: the text of a text part that holds escapes is unescaped in
 // f.Data itself, over its JSON string, rather than into the Decoder's
 // buffer. For a large text, such as an answer consolidated in one event,
-// that saves a buffer as large as the text. The bytes of f.Data inside the
-// strings of those texts are changed; nothing else is. The Event is the
-// one Decode would return.
+// that saves a buffer as large as the text; a long one (64 bytes or more)
+// is unescaped as the parser checks it, in one pass. The bytes of f.Data
+// inside the strings of those texts are changed (and inside a text part's
+// string that the Decoder ignores, such as one of a payload beside a
+// JSON-RPC result); no byte that a view of the Event shows is (metadata,
+// data parts, an unknown payload, the JSON-RPC id, an error's details).
+// The Event, or the error, is the one Decode would return. On a failure
+// the texts before the offending byte may be unescaped already: f.Data is
+// consumed either way, and the error tells only positions in the data as
+// received.
 func (d *Decoder) DecodeInPlace(f *sse.Frame) (*Event, error) {
 	d.inPlace = true
 	ev, err := d.Decode(f)
@@ -243,7 +253,16 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 
 	var root jsonx.Value
 	var err error
-	if native && !d.inPlace {
+	if native {
+		d.placed, d.placedTexts = 0, 0
+	}
+	if native && d.inPlace {
+		// The long texts with escapes of text parts are unescaped over
+		// themselves as the parser checks them: one pass, no buffer.
+		var placed int
+		root, placed, err = d.p.ParseInPlace(data, textPath)
+		d.placed = int32(placed)
+	} else if native {
 		// The long texts with escapes are unescaped as the parser checks
 		// them, into the text buffer (from the pool when the data is
 		// large): one pass over them, not two.
@@ -1096,8 +1115,9 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 // when it has an escape, unescaped over its own bytes in the data. The
 // unescaped bytes are never more than the raw ones, and each is written
 // after the raw bytes it comes from are read, so the raw string's span
-// holds them; the bytes after them in the span are left as they were. The
-// parser checked every escape before anything is read.
+// holds them; the bytes after them in the span are left as they were. A
+// long one the parser unescaped so as it checked it (textPath); the others
+// are unescaped here, after the parser checked every escape.
 func (d *Decoder) unescapeInPlace(v jsonx.Value) []byte {
 	raw, esc := v.Contents()
 	if !esc {
@@ -1105,11 +1125,114 @@ func (d *Decoder) unescapeInPlace(v jsonx.Value) []byte {
 	}
 	var text []byte
 	if native {
+		if t, ok := v.Unescaped(); ok {
+			d.placedTexts++ // unescaped over itself by ParseInPlace
+			return t
+		}
 		text, _ = v.AppendText(raw[:0:len(raw)])
 	} else {
 		text, _ = jsonx.AppendUnescaped(raw[:0:len(raw)], raw, jsonx.SurrogateWTF8)
 	}
 	return text[:len(text):len(text)]
+}
+
+// The steps of textPath's walk: where in a stream response a value is.
+const (
+	atNone uint8 = iota
+	atRoot
+	atResponse // a JSON-RPC result
+	atTask
+	atStatusUpdate
+	atArtifactUpdate
+	atStatus
+	atMessage
+	atArtifact
+	atMessages  // a task's history
+	atArtifacts // a task's artifacts
+	atParts
+	atPart
+	atText
+)
+
+// textPath is DecodeInPlace's choice of the strings that the parser
+// unescapes over themselves as it checks them (jsonx.Parser.ParseInPlace):
+// it accepts the path of the text of a text part, and only it, wherever a
+// stream response of either binding holds one (a message, a status's
+// message, an artifact, a task's history and artifacts), keys as the
+// decoder reads them and written without escapes. No raw view of the
+// Event covers such a string: not metadata, a data part, an error's
+// details, the JSON-RPC id nor an unknown payload, which are other
+// members. A text the decoder ignores (the payload beside a JSON-RPC
+// result, an earlier duplicate result) may be unescaped too: nothing reads
+// it, and Decoder.keep does not keep a shape around it.
+func textPath(path []jsonx.PathSeg) bool {
+	at := atRoot
+	for _, s := range path {
+		if s.Index >= 0 {
+			switch at {
+			case atMessages:
+				at = atMessage
+			case atArtifacts:
+				at = atArtifact
+			case atParts:
+				at = atPart
+			default:
+				return false
+			}
+			continue
+		}
+		switch at {
+		case atRoot, atResponse:
+			if at == atRoot && string(s.Key) == "result" {
+				at = atResponse
+				continue
+			}
+			switch payloadKind(s.Key) {
+			case KindTask:
+				at = atTask
+			case KindMessage:
+				at = atMessage
+			case KindStatusUpdate:
+				at = atStatusUpdate
+			case KindArtifactUpdate:
+				at = atArtifactUpdate
+			default:
+				return false
+			}
+		case atTask:
+			switch string(s.Key) {
+			case "status":
+				at = atStatus
+			case "history":
+				at = atMessages
+			case "artifacts":
+				at = atArtifacts
+			default:
+				return false
+			}
+		case atStatusUpdate, atStatus, atArtifactUpdate, atMessage, atArtifact, atPart:
+			want, next := "", atNone
+			switch at {
+			case atStatusUpdate:
+				want, next = "status", atStatus
+			case atStatus:
+				want, next = "message", atMessage
+			case atArtifactUpdate:
+				want, next = "artifact", atArtifact
+			case atMessage, atArtifact:
+				want, next = "parts", atParts
+			case atPart:
+				want, next = "text", atText
+			}
+			if string(s.Key) != want {
+				return false
+			}
+			at = next
+		default:
+			return false
+		}
+	}
+	return at == atText
 }
 
 // boolean reads the bool member f; null means false.

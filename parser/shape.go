@@ -124,7 +124,11 @@ func (d *Decoder) keep(data []byte) {
 	u := &d.ev.ArtifactUpdate
 	ts, te := d.textStart, d.textEnd
 	if d.ev.Kind != KindArtifactUpdate || d.texts != 1 || len(u.Artifact.Parts) != 1 ||
-		u.Artifact.Extensions != nil || ts+1+len(data)-te > maxShape {
+		u.Artifact.Extensions != nil || ts+1+len(data)-te > maxShape ||
+		(native && d.placed != d.placedTexts) {
+		// The last condition: DecodeInPlace's parser unescaped a string
+		// over itself that is not the text (one the decoder ignores), and
+		// the head or tail holds it, no longer as received.
 		return
 	}
 	part := &u.Artifact.Parts[0]

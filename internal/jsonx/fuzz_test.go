@@ -19,7 +19,9 @@ import (
 // FuzzErrorPos checks the parser against encoding/json: it finds a problem
 // exactly when json.Valid does not accept the input (depth aside), Parse
 // and Valid agree, the position is in range, and on valid UTF-8 input the
-// tape rebuilds to what json.Unmarshal gives.
+// tape rebuilds to what json.Unmarshal gives. ParseText and ParseInPlace
+// (checkParseText, checkParseInPlace) give the same verdict and position,
+// and the texts they unescaped are AppendUnescaped's.
 func FuzzErrorPos(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `["\u00e9\n"]`, `{"a":`, `[1,]`, `"\ud83d"`, `-0.5e-7`, "[\"\x01\"]", `{"a" 1}`, `{"k\u00e9y":[true,false,{"":"x\"y"}]}`} {
 		f.Add([]byte(s))
@@ -35,6 +37,7 @@ func FuzzErrorPos(f *testing.F) {
 		require.LessOrEqual(t, pos, len(data), "errorPos(%q) beyond the input", data)
 		require.Equal(t, pos < 0, Valid(data), "Valid(%q), errorPos = %d", data, pos)
 		checkParseText(t, data, pos)
+		checkParseInPlace(t, data, pos)
 		var p Parser
 		v, err := p.Parse(data)
 		if err != nil {

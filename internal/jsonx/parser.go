@@ -41,13 +41,26 @@ type Parser struct {
 	keys []byte
 	// root holds the root object's members, gathered by Parse.
 	root []Field
+	// The flags are together, so that they take one word (and early, where
+	// the WebAssembly module reaches them with short offsets): deep goes with
+	// bad, escsFull with escs.
+	//
 	// validate is set when the pass only checks the input (no tape).
 	validate bool
+	deep     bool
+	escsFull bool
+	// unescape is set during ParseText and ParseInPlace: a long string
+	// value with escapes is unescaped into text, or over itself, as it is
+	// checked.
+	unescape bool
+	// placing is set during ParseInPlace; inData tells that the texts of
+	// the last parse are in data (it was ParseInPlace).
+	placing bool
+	inData  bool
 	// bad is the position of the first offending byte, -1 while none;
 	// deep tells that it is nested too deep; path, innermost first, leads
 	// to the value that holds it, gathered as the pass unwinds.
 	bad  int
-	deep bool
 	path []PathSeg
 
 	// text receives a string unescaped as it is checked (UnescapeString),
@@ -60,13 +73,28 @@ type Parser struct {
 	// (Value.AppendText); at most escMax of them (len(data)/32: the index
 	// holds at most an eighth of the input's size), after which escsFull is
 	// set and later strings are unescaped by searching.
-	escs     []int32
-	escMax   int
-	escsFull bool
-	// unescape is set during ParseText: a long string value with escapes
-	// is unescaped into text as it is checked.
-	unescape bool
+	escs   []int32
+	escMax int
+
+	// ip is what ParseInPlace needs, made at its first call.
+	ip *inPlace
 }
+
+// inPlace is what ParseInPlace needs: place, its choice of the strings to
+// unescape over themselves; anc, the path to the value being parsed, one
+// step per level (its first steps in buf); placed, the number of strings
+// unescaped so.
+type inPlace struct {
+	place  func(path []PathSeg) bool
+	anc    []step
+	placed int
+	buf    [8]step
+}
+
+// step is one step of the path to the value ParseInPlace is parsing: an
+// object member, its key data[start:end], or an array element, start -1
+// and its index in end. Inputs are shorter than 2 GiB.
+type step struct{ start, end int32 }
 
 // span locates an unescaped text: text[start:end].
 type span struct{ start, end int }
@@ -155,7 +183,10 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 	p.validate = false
 	p.path = p.path[:0]
 	if native {
-		p.pending = span{}
+		p.pending, p.inData = span{}, false
+		if p.placing {
+			p.ip.anc, p.ip.placed = p.ip.anc[:0], 0
+		}
 		p.escs, p.escsFull = p.escs[:0], false
 		if p.escMax = len(data) / 32; len(data) > math.MaxInt32 {
 			p.escMax = 0
@@ -366,6 +397,14 @@ func (p *Parser) container(i, depth int) int {
 				}
 				i = skipSpace(d, i)
 			}
+			if native && p.placing {
+				// The step to this member, for ParseInPlace's choice.
+				st := step{int32(keyStart), int32(keyEnd)}
+				if !obj {
+					st = step{-1, int32(n)}
+				}
+				p.ip.anc = append(p.ip.anc[:depth], st)
+			}
 			member := len(p.nodes)
 			// Strings, most values here, are parsed in place rather than
 			// through a call to value.
@@ -492,14 +531,18 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 					return p.fail(i + c), esc
 				}
 				if unescape && end < q {
-					// Unescaping starts at this backslash, or at the
-					// escape just before it: the two may be the halves of
-					// a surrogate pair.
-					from := end
-					if lastEnd == end {
-						from = lastEsc
+					if !native || !p.placing || p.placeHere() {
+						// Unescaping starts at this backslash, or at the
+						// escape just before it: the two may be the halves
+						// of a surrogate pair.
+						from := end
+						if lastEnd == end {
+							from = lastEsc
+						}
+						return p.stringUnescape(open, from, q, cc)
 					}
-					return p.stringUnescape(open, from, q, cc)
+					// ParseInPlace leaves it as it is: checked only.
+					unescape = false
 				}
 				i = end
 				break
@@ -562,10 +605,23 @@ const (
 // for the string's node. The text is never longer than the rest of the
 // input, so the room is made once and the text written in place. cc is
 // string's control check ahead (ctrlAhead).
+//
+// During ParseInPlace the text is written over the string itself, from
+// just after its opening quote: each byte is written after the bytes it
+// comes from are read, and unescaping never lengthens, so the writing
+// never overtakes the reading; the bytes of the string after its text are
+// left as they were. On a failure the string is left partly unescaped.
 func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 	d := p.data
 	mark := len(p.text)
-	out := slices.Grow(p.text, len(d)-open)
+	// The text is out[start:n]: in text, or, during ParseInPlace, in data.
+	start := mark
+	var out []byte
+	if native && p.placing {
+		start, out = open+1, d[:open+1:len(d)]
+	} else {
+		out = slices.Grow(p.text, len(d)-open)
+	}
 	// Up to i the string is checked: its escapes are good.
 	out, _ = AppendUnescaped(out, d[open+1:i], SurrogateWTF8)
 	n := len(out)
@@ -584,8 +640,12 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 			n += copy(out[n:], d[i:sp])
 			switch c := d[sp]; {
 			case c == '"':
-				p.text = out[:n]
-				p.pending = span{start: mark, end: n}
+				if native && p.placing {
+					p.ip.placed++
+				} else {
+					p.text = out[:n]
+				}
+				p.pending = span{start: start, end: n}
 				return sp + 1, true
 			case c == '\\':
 				i = sp
@@ -617,9 +677,13 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 		}
 		n += copy(out[n:], d[i:end])
 		if end == q {
-			// An escape gives at least one byte: end > 0.
-			p.text = out[:n]
-			p.pending = span{start: mark, end: n}
+			// An escape gives at least one byte: n > 0.
+			if native && p.placing {
+				p.ip.placed++
+			} else {
+				p.text = out[:n]
+			}
+			p.pending = span{start: start, end: n}
 			return q + 1, true
 		}
 		i = end
@@ -926,8 +990,62 @@ func (p *Parser) ParseText(data, text []byte) (Value, []byte, error) {
 	return v, p.text, err
 }
 
-// Unescaped returns the text of the string v when ParseText unescaped it
-// as it checked it, and whether it did.
+// ParseInPlace is ParseText for a caller that owns data and gives up its
+// bytes: the long string values with escapes (64 bytes or more) whose path
+// from the root place accepts are unescaped over their own bytes in data,
+// from just after the opening quote, as they are checked: one pass, and no
+// buffer for their text. The bytes of such a string after its text are
+// left as they were, so its Raw and Contents no longer hold JSON;
+// Value.Unescaped returns its text, a view of data. place is called at
+// most once per string, when the string turns out to be long and to hold
+// an escape, before anything is written; it is given the path to the
+// string, keys as written (escapes in place), and must not keep it. A
+// string that place refuses, and every other byte of data, is left as it
+// was: place must refuse every string that the caller keeps a raw view of
+// (the Raw of an enclosing value).
+//
+// It returns the root, the number of strings it unescaped over themselves,
+// and the error as Parse does. On a failure the strings before the
+// offending byte that place accepted are unescaped (the one that holds it
+// partly): data no longer holds what was received, and only the error's
+// position tells about it. On WebAssembly and for input of 2 GiB or more
+// it is Parse, and unescapes nothing.
+func (p *Parser) ParseInPlace(data []byte, place func(path []PathSeg) bool) (Value, int, error) {
+	if !native || len(data) > math.MaxInt32 || place == nil {
+		v, err := p.Parse(data)
+		return v, 0, err
+	}
+	if p.ip == nil {
+		p.ip = new(inPlace)
+		p.ip.anc = p.ip.buf[:0]
+	}
+	p.ip.place, p.placing, p.unescape = place, true, true
+	v, err := p.Parse(data)
+	p.ip.place, p.placing, p.unescape = nil, false, false
+	p.inData = true
+	return v, p.ip.placed, err
+}
+
+// placeHere asks ParseInPlace's place whether the string being parsed,
+// long and with an escape, is to be unescaped over itself.
+func (p *Parser) placeHere() bool {
+	// The path is built where an error's is, empty until the pass fails.
+	path := p.path[:0]
+	for _, st := range p.ip.anc {
+		seg := PathSeg{Index: int(st.end)}
+		if st.start >= 0 {
+			seg = PathSeg{Key: p.data[st.start:st.end:st.end], Index: -1}
+		}
+		path = append(path, seg)
+	}
+	ok := p.ip.place(path)
+	clear(path)
+	p.path = path[:0]
+	return ok
+}
+
+// Unescaped returns the text of the string v when ParseText or
+// ParseInPlace unescaped it as it checked it, and whether it did.
 func (v Value) Unescaped() ([]byte, bool) {
 	if v.p == nil || !native {
 		return nil, false
@@ -935,6 +1053,9 @@ func (v Value) Unescaped() ([]byte, bool) {
 	nd := &v.p.nodes[v.i]
 	if nd.kind != '"' || nd.textEnd == 0 {
 		return nil, false
+	}
+	if v.p.inData {
+		return v.p.data[nd.textStart:nd.textEnd:nd.textEnd], true
 	}
 	return v.p.text[nd.textStart:nd.textEnd:nd.textEnd], true
 }
