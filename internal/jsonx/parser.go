@@ -640,12 +640,7 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 			n += copy(out[n:], d[i:sp])
 			switch c := d[sp]; {
 			case c == '"':
-				if native && p.placing {
-					p.ip.placed++
-				} else {
-					p.text = out[:n]
-				}
-				p.pending = span{start: start, end: n}
+				p.endText(out, start, n)
 				return sp + 1, true
 			case c == '\\':
 				i = sp
@@ -678,16 +673,22 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 		n += copy(out[n:], d[i:end])
 		if end == q {
 			// An escape gives at least one byte: n > 0.
-			if native && p.placing {
-				p.ip.placed++
-			} else {
-				p.text = out[:n]
-			}
-			p.pending = span{start: start, end: n}
+			p.endText(out, start, n)
 			return q + 1, true
 		}
 		i = end
 	}
+}
+
+// endText ends a string that stringUnescape unescaped, its text out[start:n]:
+// over itself in the data (ParseInPlace), or the new end of text.
+func (p *Parser) endText(out []byte, start, n int) {
+	if native && p.placing {
+		p.ip.placed++
+	} else {
+		p.text = out[:n]
+	}
+	p.pending = span{start: start, end: n}
 }
 
 // specialIn returns the index of the first quote, backslash or control
