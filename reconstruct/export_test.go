@@ -1,6 +1,8 @@
 package reconstruct
 
 import (
+	"math"
+
 	"github.com/a2astream/a2astream/parser"
 )
 
@@ -16,3 +18,20 @@ func Repeatable(s *Stream) bool { return s.repeatable }
 
 // GrowText is growText: the room a text extended by deltas gets.
 var GrowText = growText
+
+// ExtendInPieces extends the one text part of an open artifact, text
+// (with its capacity), by each delta as the delta route of Read does,
+// keeping the text in pieces, and returns the text joined, the number of
+// pieces it was kept in, and the length of its whole characters, counted
+// over the whole text, after each delta.
+func ExtendInPieces(text []byte, deltas [][]byte) (joined []byte, n int, ends []int) {
+	a := &Artifact{Artifact: parser.Artifact{Parts: []parser.Part{{Kind: parser.PartText, Text: text}}}, texts: 1}
+	var in pieces
+	for _, d := range deltas {
+		_, end := a.extendText(d, math.MaxInt, &in)
+		ends = append(ends, in.before(a)+end)
+	}
+	n = len(in.done) + 1
+	in.join()
+	return a.Parts[0].Text, n, ends
+}

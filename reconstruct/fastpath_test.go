@@ -54,7 +54,8 @@ var fastPathEdges = sseStream("fp",
 
 // gatheredDeltas is a long run of deltas: some of 4 KiB and more, with a
 // surrogate pair split around them, hundreds of small ones with pairs and
-// accented letters, and a general event among them. (Read once gathered
+// accented letters, a general event among them, and long deltas to two
+// artifacts in turn. (Read once gathered
 // the text of such deltas before appending it, in 4 KiB; the stream stays
 // as a test of long deltas.)
 var gatheredDeltas = func() []string {
@@ -82,11 +83,27 @@ var gatheredDeltas = func() []string {
 			events = append(events, more("g", "token-"+strconv.Itoa(i)+strings.Repeat("·", i%5)+" "))
 		}
 	}
+	// A delta longer than a piece of a text kept in pieces (Read), of
+	// characters of every length that the pieces' ends split, and a pair
+	// split after it; then a second artifact with long deltas between
+	// runs of the first's, so that each takes the pieces from the other.
+	events = append(events,
+		more("g", strings.Repeat("日本é🦶", 7000)),
+		moreRaw("g", `\ud83d`),
+		moreRaw("g", `\ude00`),
+		first("h", strings.Repeat("h", 3000)),
+		more("h", strings.Repeat("i", 5000)),
+		more("g", "back to g "),
+		more("g", strings.Repeat("k", 2000)),
+		more("h", strings.Repeat("j", 70<<10)),
+		more("g", "and again"))
 	events = append(events, artifactUpdate("g", true, false, `{"k":1}`, text("m")))
 	for i := range 100 {
 		events = append(events, more("g", "after"+strconv.Itoa(i)+" "))
 	}
-	return events
+	// The cut stream ends on a high surrogate, which the cut text holds
+	// back.
+	return append(events, more("g", strings.Repeat("l", 600)), moreRaw("g", `\ud83d`))
 }()
 
 // update is an Update with its views copied, for comparison; one with

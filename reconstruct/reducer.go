@@ -156,8 +156,12 @@ type Reducer struct {
 	// Stream hands the next delta of the same envelope to repeat.
 	delta *Artifact
 	// mute drops the UpdateText updates (a.shown still moves): Read sets
-	// it, as nothing reads them.
-	mute bool
+	// it, as nothing reads them. Nothing then reads a text until its
+	// artifact takes another event or the run ends, so the delta route
+	// keeps a growing text in pieces, joined before anything else reads
+	// it.
+	mute   bool
+	pieces pieces
 }
 
 // NewReducer returns a Reducer configured by opts; nil opts selects the
@@ -171,12 +175,14 @@ func NewReducer(opts *Options) *Reducer {
 // Reset forgets the run so that the Reducer can rebuild another, with the
 // given options (nil for the defaults).
 func (r *Reducer) Reset(opts *Options) {
+	r.pieces.join()
 	*r = Reducer{
 		opts:     opts.withDefaults(),
 		res:      new(Result),
 		updates:  r.updates[:0],
 		resolver: r.resolver,
 		idBuf:    r.idBuf[:0],
+		pieces:   pieces{done: r.pieces.done},
 	}
 	r.lastID = r.idBuf
 	if r.resolver != nil {
@@ -222,6 +228,7 @@ func (r *Reducer) add(a *Artifact) {
 // into), so that keeping it keeps nothing else alive; Reset starts a new
 // Result and leaves this one as it was.
 func (r *Reducer) Result() *Result {
+	r.pieces.join()
 	r.syncLastID()
 	return r.res
 }
@@ -507,7 +514,7 @@ func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 	}
 	// With one text part, the last part when plain is that part, and its
 	// text is the live text.
-	if text := &a.Parts[len(a.Parts)-1]; !isPlain(text) || a.shown > utf8buf.CompletePrefix(text.Text) {
+	if text := &a.Parts[len(a.Parts)-1]; !isPlain(text) || a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(text.Text) {
 		return nil
 	}
 	return a
@@ -523,10 +530,20 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 	if !r.fits(f, grow, r.held+len(delta)) {
 		return
 	}
-	text, end := a.extendText(delta, r.room(grow, r.held+len(delta)))
+	var in *pieces
+	if r.mute {
+		in = &r.pieces
+	}
+	text, end := a.extendText(delta, r.room(grow, r.held+len(delta)), in)
 	r.held += grow - a.size
 	a.size = grow
-	r.show(a, seqOf(f), text, end)
+	if r.pieces.of == a {
+		// The text is in pieces, text the last one (r.mute): nothing is
+		// handed out, only shown moves, over the whole text.
+		a.shown = max(a.shown, r.pieces.n+end)
+	} else {
+		r.show(a, seqOf(f), text, end)
+	}
 	r.delta = a
 }
 
@@ -605,6 +622,9 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	a := r.recent
 	if a == nil || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
 		a = r.find(in.ArtifactID)
+	}
+	if a != nil && a == r.pieces.of {
+		r.pieces.join()
 	}
 	switch {
 	case a == nil:
@@ -707,7 +727,7 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 			continue
 		}
 		if n := len(a.Parts); plain && n > 0 && isPlain(&a.Parts[n-1]) {
-			a.extendText(p.Text, room)
+			a.extendText(p.Text, room, nil)
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
@@ -735,14 +755,90 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 // appendParts. It joins a surrogate pair split at the seam and returns the
 // live text (liveText) and the length of its whole characters
 // (utf8buf.AppendComplete).
-func (a *Artifact) extendText(delta []byte, room int) (live []byte, end int) {
+//
+// With in, when nothing reads the text before in is joined (Reducer.mute),
+// a text part that is a's only one and has no room for delta goes on in a
+// new piece (pieces.add): live is then that piece, and end counts in it.
+func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
+	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) {
+		return in.add(a, delta, room)
+	}
 	p.Text, end = appendComplete(p.Text, delta, room)
 	if a.texts == 1 {
 		return p.Text, end
 	}
 	a.joined, end = appendComplete(a.joined, delta, room)
 	return a.joined, end
+}
+
+// pieces is the text of one artifact kept in pieces: the pieces before
+// the last, done, of n bytes in all, and the last, the Text of the
+// artifact's one text part. A text built for a Result that nothing reads
+// before the run ends (Read) grows so, rather than as one buffer
+// (appendComplete): pieces filled and never copied add up to the text and
+// the unused end of the last one, and join copies them once, into a buffer
+// of the text's size, so the text allocates twice its size. One buffer has
+// to be copied as it grows: its buffers add up to 2 to 4 times the text,
+// trimmed (growText).
+type pieces struct {
+	of   *Artifact // the artifact whose text is in pieces; nil when none
+	done [][]byte
+	n    int
+}
+
+// pieceMax is the size of the pieces a text kept in pieces grows by once
+// it holds that much (a delta larger than that gets a piece of its size).
+const pieceMax = 64 << 10
+
+// before returns the length of a's text before its last piece.
+func (in *pieces) before(a *Artifact) int {
+	if in.of != a {
+		return 0
+	}
+	return in.n
+}
+
+// add appends delta to a's one text part p, full, as a text in pieces (a
+// text that another artifact had in pieces is joined first). The piece
+// p.Text is filled with the start of delta and set aside but for its
+// incomplete last character, which starts a new piece that gets the rest
+// of delta. The pieces are as large as the text before them, from
+// minTextCap up to pieceMax, or as the rest of delta, within room.
+//
+// The bytes are those appendComplete would give: utf8buf.AppendComplete
+// gives the same text for any split of its input, and rewrites only bytes
+// past the text's complete prefix, which move to the new piece with it.
+func (in *pieces) add(a *Artifact, delta []byte, room int) (live []byte, end int) {
+	if in.of != a {
+		in.join()
+		in.of = a
+	}
+	p := &a.Parts[a.textAt]
+	text := p.Text
+	if k := cap(text) - len(text); k > 0 {
+		text, _ = utf8buf.AppendComplete(text, delta[:k])
+		delta = delta[k:]
+	}
+	cp := utf8buf.CompletePrefix(text)
+	need := len(text) - cp + len(delta)
+	c := max(min(max(in.n+cp, minTextCap), pieceMax, need+room), need)
+	in.done = append(in.done, text[:cp:cp])
+	in.n += cp
+	p.Text, end = utf8buf.AppendComplete(append(make([]byte, 0, c), text[cp:]...), delta)
+	return p.Text, end
+}
+
+// join makes the text in pieces, if any, one buffer of its size again:
+// before anything but the delta route reads it.
+func (in *pieces) join() {
+	if !native || in.of == nil {
+		return
+	}
+	p := &in.of.Parts[in.of.textAt]
+	p.Text = bytes.Join(append(in.done, p.Text), nil)
+	clear(in.done)
+	*in = pieces{done: in.done[:0]}
 }
 
 // appendComplete is utf8buf.AppendComplete into text grown, when full, as
@@ -934,6 +1030,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 	if r.finished {
 		return r.err
 	}
+	r.pieces.join()
 	if r.err != nil {
 		r.trim()
 		r.finished = true

@@ -1,6 +1,7 @@
 package reconstruct_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/utf8buf"
 )
 
 // A task event sets the run from its snapshot, which may hold several
@@ -219,6 +221,52 @@ func TestTextGrowth(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A text that Read keeps in pieces is the text appending its deltas to one
+// buffer gives (utf8buf.Append), and so is each length of its whole
+// characters (utf8buf.CompletePrefix), whatever falls on the end of a
+// piece: a surrogate pair split between deltas, a high surrogate alone,
+// one followed by the first byte of its low surrogate, characters of 2 to
+// 4 bytes, with the piece full 0 to 9 bytes before them; then a delta
+// longer than a piece, and one more.
+func TestTextInPieces(t *testing.T) {
+	const high, low = "\xed\xa0\xbd", "\xed\xb8\x80"
+	for _, tc := range []struct {
+		name   string
+		deltas []string
+	}{
+		{"pair split between deltas", []string{high, low + "y"}},
+		{"pair split inside its low surrogate", []string{high + "\xed", "\xb8\x80y"}},
+		{"lone high surrogate", []string{high, "q"}},
+		{"whole characters", []string{"é日🦶", "z"}},
+		{"character split between deltas", []string{"\xf0\x9f", "\xa6\xb6z"}},
+	} {
+		for k := range 10 {
+			t.Run(tc.name+"/"+strconv.Itoa(k), func(t *testing.T) {
+				// The first delta starts with 10 bytes of ASCII: the first
+				// piece, of 64 bytes, is full k bytes before its end.
+				deltas := [][]byte{[]byte(strings.Repeat("x", 10) + tc.deltas[0])}
+				for _, d := range append(tc.deltas[1:], strings.Repeat("日本é🦶", 7000), "end"+high) {
+					deltas = append(deltas, []byte(d))
+				}
+				text := make([]byte, 64-len(deltas[0])+k, 64)
+				for i := range text {
+					text[i] = 'a'
+				}
+				want := bytes.Clone(text)
+				var wantEnds []int
+				for _, d := range deltas {
+					want = utf8buf.Append(want, d)
+					wantEnds = append(wantEnds, utf8buf.CompletePrefix(want))
+				}
+				got, pieces, ends := reconstruct.ExtendInPieces(text, deltas)
+				require.Equal(t, want, got, "text joined from its pieces")
+				assert.Equal(t, wantEnds, ends, "length of the whole characters after each delta")
+				assert.GreaterOrEqual(t, pieces, 3, "pieces: the first full, the long delta's")
+			})
+		}
 	}
 }
 

@@ -1,0 +1,6 @@
+//go:build wasm
+
+package reconstruct
+
+// native: see native.go.
+const native = false
