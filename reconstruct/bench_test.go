@@ -1,6 +1,7 @@
 package reconstruct_test
 
 import (
+	"bytes"
 	"runtime"
 	"strconv"
 	"strings"
@@ -267,10 +268,11 @@ func largeAppends(events int) ([]byte, int) {
 }
 
 // BenchmarkLargeAppends streams 99 appends of 256 KiB into one artifact
-// through a reused Stream in 4 KiB writes, and lexes and decodes the same
-// input alone: the difference is what the reducer adds, mostly the growth
-// of the artifact's text. alloc-x is the bytes allocated per run as a
-// multiple of the answer's.
+// through a reused Stream in 4 KiB writes, and through Read, and lexes and
+// decodes the same input alone: the difference is what the reducer adds,
+// mostly the growth of the artifact's text (one buffer that the Stream's
+// updates show, pieces joined once in Read). alloc-x is the bytes
+// allocated per run as a multiple of the answer's.
 func BenchmarkLargeAppends(b *testing.B) {
 	in, size := largeAppends(99)
 	b.Run("LexDecode", func(b *testing.B) {
@@ -292,6 +294,20 @@ func BenchmarkLargeAppends(b *testing.B) {
 			lexDecodeReduce(b, s, in, 4<<10)
 			if got := len(s.Result().Answer.Text()); got != size {
 				b.Fatalf("answer of %d bytes, want %d", got, size)
+			}
+		}
+		runtime.ReadMemStats(&m1)
+		b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N)/float64(size), "alloc-x")
+	})
+	b.Run("Read", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for b.Loop() {
+			res, err := reconstruct.Read(bytes.NewReader(in), nil)
+			if err != nil || len(res.Answer.Text()) != size {
+				b.Fatalf("answer of %d bytes, want %d; err %v", len(res.Answer.Text()), size, err)
 			}
 		}
 		runtime.ReadMemStats(&m1)
