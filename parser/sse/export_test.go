@@ -19,3 +19,14 @@ func DrainBufferPools() {
 func (lx *Lexer) HeldBytes() int {
 	return cap(lx.buf) + cap(lx.small) + cap(lx.data) + cap(lx.lastID)
 }
+
+// Searched returns, as stream offsets, the start of the line being
+// scanned and where the Lexer's next searches for LF and for CR resume:
+// the bytes from line to lf hold no LF, those from line to cr no CR, and
+// Next does not search them for that line end again.
+func (lx *Lexer) Searched() (line, lf, cr int64) {
+	return lx.base + int64(lx.cur), lx.base + int64(max(lx.lfNext, lx.cur)), lx.base + int64(max(lx.crNext, lx.cur))
+}
+
+// Plant overwrites the buffered byte at stream offset off with c.
+func (lx *Lexer) Plant(off int64, c byte) { lx.buf[off-lx.base] = c }

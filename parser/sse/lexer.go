@@ -93,11 +93,6 @@ const (
 // Reset, or one that reads large events one after another, does not
 // allocate it again.
 type Lexer struct {
-	// scanned counts the bytes that the line-end searches went past, in a
-	// build with the lexcount tag only (scancount_lexcount.go); it is
-	// empty otherwise.
-	scanned scanCount
-
 	max       int // MaxEventSize; 0 until Write or init sets the default
 	onComment func([]byte)
 
@@ -300,7 +295,6 @@ func (lx *Lexer) lineEnd(from int) bool {
 			}
 		}
 		cr = lf
-		lx.scanned.add(2 * lf)
 	} else if hasAVX2 && from > lx.cur && max(lx.crNext, lx.cur) == from {
 		// A line longer than the input before this read, searched for
 		// CR as far as this read: both at once (indexLineEnd, as
@@ -309,16 +303,13 @@ func (lx *Lexer) lineEnd(from int) bool {
 			lf = i
 		}
 		cr = lf
-		lx.scanned.add(2 * lf)
 	} else if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		lf = i
-		lx.scanned.add(i)
 	} else {
 		cr = len(b)
 		if i := bytes.IndexByte(b, '\r'); i >= 0 {
 			cr = i
 		}
-		lx.scanned.add(len(b) + cr)
 	}
 	if max(lx.lfNext, lx.cur) == from {
 		lx.lfNext = from + lf
@@ -396,7 +387,6 @@ func (lx *Lexer) Next() bool {
 			// an id, event or retry line, a comment) is usually short, so
 			// its first shortWords words are tested for LF (and NUL) a
 			// word at a time before bytes.IndexByte searches the rest.
-			from := lf
 			// both: a line longer than the input before this call (a
 			// large event read in pieces), which the search for CR has
 			// gone as far into as this one, is searched for LF and CR at
@@ -442,7 +432,6 @@ func (lx *Lexer) Next() bool {
 				lf = len(b)
 			}
 		found:
-			lx.scanned.add(lf - from)
 		}
 		e, next := lf, lf+1
 		if lx.crNext < lf && ls < lf {
@@ -451,11 +440,9 @@ func (lx *Lexer) Next() bool {
 				// A short line (an id or a blank line of a CRLF stream),
 				// or a few bytes that came a byte at a time: tested one
 				// by one without a call, to the LF only.
-				from := cr
 				for cr < lf && b[cr] != '\r' {
 					cr++
 				}
-				lx.scanned.add(cr - from)
 				lx.crNext = cr
 				e = cr
 			} else {
@@ -594,7 +581,6 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 		if i < 0 {
 			i = end - cr
 		}
-		lx.scanned.add(i)
 		cr += i
 	}
 	lx.crNext = cr
@@ -612,12 +598,10 @@ func (lx *Lexer) indexBoth(lf int) int {
 	b := lx.buf
 	i := indexLineEnd(b[lf:])
 	if i < 0 {
-		lx.scanned.add(len(b) - lf)
 		lx.crNext = len(b)
 		return len(b)
 	}
 	x := lf + i
-	lx.scanned.add(i)
 	lx.crNext = x
 	if b[x] == '\n' {
 		return x

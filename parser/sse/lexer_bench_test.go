@@ -151,7 +151,7 @@ func benchLexer(b *testing.B, in []byte, chunk, want int) {
 // show that the cost per byte does not grow with the event) fed whole and
 // one byte at a time, through the Lexer and through a Reader whose source
 // returns one byte per Read. Fed one byte at a time the cost is linear: no byte
-// is rescanned (TestLexerBytesScanned counts them).
+// is searched again (TestLexerSearchesEachByteOnce).
 func BenchmarkLexerLargeEvent(b *testing.B) {
 	for _, size := range []int{64 << 10, 256 << 10} {
 		in := singleEvent(size, "\n")
