@@ -193,6 +193,13 @@
 // ([parser.Decoder.DecodeInPlace]). Reset keeps the lexer and decoder and
 // their buffers for the next run.
 //
+// A text that grows by deltas is one buffer that doubles when full, as the
+// updates and the Result show it while the run goes: its buffers add up
+// to 2 to 5 times the text, trimmed. Read, whose Result nobody sees before
+// the run ends, keeps such a text in pieces that it fills and joins once,
+// into a buffer of the text's size: a long answer allocates about twice
+// its size.
+//
 // The model is package parser's: an Artifact embeds a [parser.Artifact],
 // messages are [parser.Message] values (their text is [MessageText]), parts
 // [parser.Part], $usage [parser.Usage], ids []byte. The Reducer keeps deep
