@@ -96,7 +96,7 @@ type Resolver struct {
 	joined []byte     // joined text when there are several text parts
 	parts  []partInfo // one per part passed to Resolve
 	byID   []int32    // indices of parts with an id, sorted by id then index
-	order  []int32    // scratch of number: citations sorted by target, first of each
+	order  []int32    // scratch of place and number: citations sorted by offset; by target, first of each
 	cites  []Resolved
 	diags  []Diagnostic
 	strs   []byte      // decoded JSON strings (ids, locators, string data)
@@ -334,9 +334,18 @@ func (r *Resolver) parseEntry(entry []byte, part, index int) {
 }
 
 // place sorts the citations by offset and converts every offset in one
-// pass over the text, dropping those that do not fit.
+// pass over the text, dropping those that do not fit. It sorts their
+// indices, as number does, then moves the citations into that order: one
+// instance of slices.SortFunc, for []int32, serves both (sorting the
+// []Resolved instead made the WebAssembly module 3.1 KB larger gzipped).
 func (r *Resolver) place(text []byte) {
-	slices.SortFunc(r.cites, func(a, b Resolved) int {
+	n := len(r.cites)
+	r.order = slices.Grow(r.order[:0], n)[:n]
+	for i := range r.order {
+		r.order[i] = int32(i)
+	}
+	slices.SortFunc(r.order, func(i, j int32) int {
+		a, b := &r.cites[i], &r.cites[j]
 		switch {
 		case a.Offset != b.Offset:
 			return cmpInt(a.Offset, b.Offset)
@@ -345,6 +354,7 @@ func (r *Resolver) place(text []byte) {
 		}
 		return cmpInt(a.Index, b.Index)
 	})
+	permute(r.cites, r.order)
 	w := walker{text: text}
 	kept := r.cites[:0]
 	for i := range r.cites {
@@ -358,6 +368,27 @@ func (r *Resolver) place(text []byte) {
 		kept = append(kept, *c)
 	}
 	r.cites = kept
+}
+
+// permute moves cites[order[k]] to cites[k] for every k, one cycle of
+// the permutation at a time, and marks order's entries -1 as it goes.
+func permute(cites []Resolved, order []int32) {
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		held := cites[i]
+		for j := i; ; {
+			k := int(order[j])
+			order[j] = -1
+			if k == i {
+				cites[j] = held
+				break
+			}
+			cites[j] = cites[k]
+			j = k
+		}
+	}
 }
 
 func cmpInt(a, b int) int {
