@@ -48,7 +48,9 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, encode(t, tt.in), string(appendString(nil, tt.in, false)), "appendString(%q) and encoding/json", tt.in)
+			w := writer{first: true}
+			w.str("k", tt.in)
+			assert.Equal(t, `"k":`+encode(t, tt.in), string(w.b), "str(%q) and encoding/json", tt.in)
 			assert.Equal(t, encode(t, tt.in), string(AppendString(nil, []byte(tt.in))), "AppendString(%q) and encoding/json", tt.in)
 			marshalled, err := json.Marshal(tt.in)
 			require.NoError(t, err)
@@ -162,7 +164,7 @@ func TestErrors(t *testing.T) {
 		opts *Options
 		want string
 	}{
-		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, cut.Err.Error(), false)) + `,"taskId":"` + string(trunc.TaskID) + `"`},
+		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, []byte(cut.Err.Error()), false)) + `,"taskId":"` + string(trunc.TaskID) + `"`},
 		{"syntax", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
 		{"syntax place", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","field":"task.id"}`},
 		{"not an event stream", nil, &reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<html>\xff")}, nil, `"httpStatus":200,"contentType":"text/html","head":"<html>\ufffd"}`},
