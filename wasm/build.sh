@@ -16,6 +16,13 @@
 # built natively with and without it, run in turn three times, was within
 # the machine's noise (200 B chunks 5.9-7.2 ms with inlining, 5.5-7.5 ms
 # without; 40 KiB chunks 4.4-4.9 ms and 4.7-4.9 ms).
+# Measured on 2026-12-02 (module 793.1 KB) and not taken: -l for parser
+# (-4.4 KB; BenchmarkSession of the module under Node, the two builds in
+# turn, 8 and 10 rounds: medians 6-9% slower for 200 B chunks, equal and
+# 9% slower for 40 KiB, minimums equal) and for wasm (-1.3 KB; 40 KiB
+# chunks 20% slower). At 799.9 KB: -l for runtime saved 23 KB with 40 KiB
+# chunks 18-90% slower; for parser/sse and utf8buf it grew the module by
+# 1.6 KB each.
 set -eu
 cd "$(dirname "$0")/.."
 p=github.com/a2astream/a2astream
