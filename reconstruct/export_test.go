@@ -19,6 +19,10 @@ func Repeatable(s *Stream) bool { return s.repeatable }
 // GrowText is growText: the room a text extended by deltas gets.
 var GrowText = growText
 
+// Native is native: false in the WebAssembly build, which keeps a text in
+// one buffer rather than in pieces.
+const Native = native
+
 // ExtendInPieces extends the one text part of an open artifact, text
 // (with its capacity), by each delta as the delta route of Read does,
 // keeping the text in pieces, and returns the text joined, the number of
