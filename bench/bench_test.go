@@ -201,14 +201,19 @@ func BenchmarkRatio(b *testing.B) {
 // and the system's first touch of each (a page fault, about 2 µs per 4 KiB
 // on this VM, counted in the process's CPU time) then costs a side that
 // allocates as much as its work (the pipeline on large, 50 MB a stream,
-// twice its time in a process that holds the 280 MB of corpora). It stops
-// after 64 pairs, or as soon as a pair allocates under 1 MiB: the heap of
-// such pairs does not grow much between collections.
-func warmUp(pair func()) {
+// twice its time in a process that holds the 280 MB of corpora). It warms
+// each benchmark once (not again for each b.N the benchmark tries), stops
+// as soon as a pair allocates under 1 MiB (the heap of such pairs does not
+// grow much between collections) and after at most a second.
+func warmUp(b *testing.B, pair func()) {
+	if warmed[b.Name()] {
+		return
+	}
+	warmed[b.Name()] = true
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	gcs := m.NumGC
-	for range 64 {
+	gcs, start := m.NumGC, time.Now()
+	for time.Since(start) < time.Second {
 		before := m.TotalAlloc
 		pair()
 		runtime.ReadMemStats(&m)
@@ -217,6 +222,9 @@ func warmUp(pair func()) {
 		}
 	}
 }
+
+// warmed holds the names of the benchmarks warmUp has warmed.
+var warmed = map[string]bool{}
 
 func ratio(b *testing.B, x, y Impl, c *Corpus, rd string) {
 	nx, cx := Capped(x, c, rd)
@@ -236,7 +244,7 @@ func ratio(b *testing.B, x, y Impl, c *Corpus, rd string) {
 		return time.Since(start), cpuNow() - c0
 	}
 	b.StopTimer()
-	warmUp(func() { run(x); run(y) })
+	warmUp(b, func() { run(x); run(y) })
 	b.StartTimer()
 	walls := make([]float64, 0, b.N)
 	cpus := make([]float64, 0, b.N)
