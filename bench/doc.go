@@ -8,7 +8,9 @@
 // stream with a2a-go's UUID ids, Corti-style prefixed ids and no ids, 100
 // events of 256 KiB, and a 10 MB answer in one event; each is read whole, 4
 // KiB at a time and 1 byte at a time. BenchmarkRatio judges the targets by
-// running the two sides of each in turn on the same input.
+// running the two sides of each in turn on the same input, once their
+// garbage has been collected (a process's heap growing for the first time
+// costs a page fault per 4 KiB, which is not the implementations' speed).
 //
 // It is its own module so that the peers it imports never reach the users
 // of a2astream.
