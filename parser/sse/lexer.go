@@ -295,11 +295,11 @@ func (lx *Lexer) lineEnd(from int) bool {
 			}
 		}
 		cr = lf
-	} else if hasAVX2 && from > lx.cur && max(lx.crNext, lx.cur) == from {
-		// A line longer than the input before this read, searched for
-		// CR as far as this read: both at once (indexLineEnd, as
-		// Next's indexBoth), no LF and no CR before the first of them.
-		if i := indexLineEnd(b); i >= 0 {
+	} else if hasAVX2 && max(lx.crNext, lx.cur) == from {
+		// Searched for CR as far as this read: both at once
+		// (indexLineEnd, as Next's indexBoth), no LF and no CR before
+		// the first of them.
+		if i, _ := indexLineEnd(b); i >= 0 {
 			lf = i
 		}
 		cr = lf
@@ -368,33 +368,40 @@ func (lx *Lexer) Next() bool {
 		// Find the line end. Each byte is searched at most once for LF
 		// and once for CR, whatever the chunking: buf[cur:lfNext] holds no
 		// LF and buf[cur:crNext] no CR (a value below cur means "search
-		// from cur"). In a stream without CRs the CR search runs once per
-		// crWindow bytes, not once per line.
+		// from cur"). With AVX2 one search looks for both; otherwise, in
+		// a stream without CRs, the CR search runs once per crWindow
+		// bytes, not once per line.
 		ls := cur
 		lf = max(lf, ls)
 		// w is the line's first word, when 8 bytes are buffered from its
 		// start: it starts the search and classifies the line. 0 means
 		// not read yet.
 		var w uint64
-		// clean reports that the search went over the whole line a word
-		// at a time and saw no NUL in it, which spares an id the check.
+		// clean reports that the search went over the whole line (a word
+		// at a time, or with AVX2) and saw no NUL in it, which spares an
+		// id the check.
 		clean := false
 		if lf < len(b) && b[lf] != '\n' {
-			// The leaf fast path, for a search that starts with the line:
-			// a line that starts with "data:" is searched with
-			// bytes.IndexByte at once (data lines carry the payloads,
-			// usually long); any other line (blank lines are found above:
-			// an id, event or retry line, a comment) is usually short, so
-			// its first shortWords words are tested for LF (and NUL) a
-			// word at a time before bytes.IndexByte searches the rest.
-			// both: a line longer than the input before this call (a
-			// large event read in pieces), which the search for CR has
-			// gone as far into as this one, is searched for LF and CR at
-			// once (indexLineEnd, where the processor has AVX2) rather
-			// than twice; a line that starts here is searched as below,
-			// and in a stream without CR the search for CR runs once per
-			// crWindow bytes, not once per line.
-			both := hasAVX2 && lf > ls && max(lx.crNext, ls) == lf
+			// The leaf fast path. Where the processor has AVX2 and the
+			// search for CR has got as far as the one for LF (always, in
+			// a stream without CR; once the CR is behind, in one with
+			// CRLF), the line is searched for LF and CR at once
+			// (indexLineEnd): one pass over its bytes, whatever its
+			// length. Otherwise a line that starts with "data:" is
+			// searched with bytes.IndexByte at once (data lines carry
+			// the payloads, usually long); any other line (blank lines
+			// are found above: an id, event or retry line, a comment)
+			// is usually short, so its first shortWords words are tested
+			// for LF (and NUL) a word at a time before bytes.IndexByte
+			// searches the rest; the search for CR follows below, once
+			// per crWindow bytes in a stream without CR.
+			if hasAVX2 && max(lx.crNext, ls) == lf {
+				var nul bool
+				clean = lf == ls
+				lf, nul = lx.indexBoth(lf)
+				clean = clean && !nul
+				goto found
+			}
 			if lf == ls && lf+8 <= len(b) {
 				if w = word(b[lf:]); w&(1<<40-1) == dataPrefix {
 					lf += 5
@@ -424,8 +431,6 @@ func (lx *Lexer) Next() bool {
 				for lf < len(b) && b[lf] != '\n' {
 					lf++
 				}
-			} else if both {
-				lf = lx.indexBoth(lf)
 			} else if i := bytes.IndexByte(b[lf:], '\n'); i >= 0 {
 				lf += i
 			} else {
@@ -591,28 +596,28 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 // both got to, for the first LF or CR at once, and returns the index of
 // the LF that ends the line (or len(buf)): that LF when it comes first,
 // the LF after a CR found first (searched for LF alone), or len(buf) when
-// there is neither. crNext is set to the first CR, or to that LF when no
-// CR comes before it, so that the search for CR does not go over the same
-// bytes again.
-func (lx *Lexer) indexBoth(lf int) int {
+// there is neither; and whether a NUL comes before the first LF or CR.
+// crNext is set to the first CR, or to that LF when no CR comes before
+// it, so that the search for CR does not go over the same bytes again.
+func (lx *Lexer) indexBoth(lf int) (int, bool) {
 	b := lx.buf
-	i := indexLineEnd(b[lf:])
+	i, nul := indexLineEnd(b[lf:])
 	if i < 0 {
 		lx.crNext = len(b)
-		return len(b)
+		return len(b), nul
 	}
 	x := lf + i
 	lx.crNext = x
 	if b[x] == '\n' {
-		return x
+		return x, nul
 	}
 	if x+1 < len(b) && b[x+1] == '\n' {
-		return x + 1 // CRLF
+		return x + 1, nul // CRLF
 	}
 	if j := bytes.IndexByte(b[x+1:], '\n'); j >= 0 {
-		return x + 1 + j
+		return x + 1 + j, nul
 	}
-	return len(b)
+	return len(b), nul
 }
 
 // shortWords is how many words of a line that is not a data line Next

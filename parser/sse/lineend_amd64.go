@@ -5,11 +5,12 @@ package sse
 // otherwise search the bytes of a long line twice, once for each.
 var hasAVX2 = cpuHasAVX2()
 
-// indexLineEnd returns the index of the first LF or CR in b, or -1; only
+// indexLineEnd returns the index of the first LF or CR in b, or -1, and
+// whether a NUL comes before it (anywhere in b when there is none); only
 // when hasAVX2 (lineend_amd64.s).
 //
 //go:noescape
-func indexLineEnd(b []byte) int
+func indexLineEnd(b []byte) (i int, nul bool)
 
 // cpuHasAVX2 reports whether the processor and the operating system
 // support AVX2 (lineend_amd64.s).

@@ -1,64 +1,128 @@
 #include "textflag.h"
 
-// func indexLineEnd(b []byte) int
+// func indexLineEnd(b []byte) (i int, nul bool)
 //
-// The index of the first LF or CR of b, or -1: 32 bytes a step with AVX2,
-// both bytes compared in the same step (callers check hasAVX2 first), the
-// bytes after the last whole step one at a time.
-TEXT ·indexLineEnd(SB), NOSPLIT, $0-32
+// The index of the first LF or CR of b, or -1, and whether a NUL comes
+// before it (in all of b when there is none): 32 bytes a step with AVX2,
+// the three bytes compared in the same step (callers check hasAVX2
+// first).
+TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
-	MOVQ SI, DI
-	LEAQ (SI)(BX*1), R8
-	CMPQ BX, $32
-	JB   tail
 	MOVL $0x0a, AX
 	MOVD AX, X0
 	VPBROADCASTB X0, Y0
 	MOVL $0x0d, AX
 	MOVD AX, X1
 	VPBROADCASTB X1, Y1
-	LEAQ -32(R8), R9
+	VPXOR X5, X5, X5
+	XORL R11, R11
+	CMPQ BX, $32
+	JB   small
+	MOVQ SI, DI
+	LEAQ -32(SI)(BX*1), R9
 
 loop:
 	VMOVDQU   (DI), Y2
 	VPCMPEQB  Y0, Y2, Y3
 	VPCMPEQB  Y1, Y2, Y4
 	VPOR      Y3, Y4, Y3
+	VPCMPEQB  Y5, Y2, Y6
 	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y6, DX
 	TESTL     AX, AX
 	JNZ       found
+	ORL       DX, R11
 	ADDQ      $32, DI
 	CMPQ      DI, R9
 	JBE       loop
-	VZEROUPPER
+	// Fewer than 32 bytes left, or none: the last step ends with b,
+	// over bytes that the one before has seen too.
+	LEAQ      32(R9), R10
+	CMPQ      DI, R10
+	JAE       none
+	MOVQ      R9, DI
+	VMOVDQU   (DI), Y2
+	VPCMPEQB  Y0, Y2, Y3
+	VPCMPEQB  Y1, Y2, Y4
+	VPOR      Y3, Y4, Y3
+	VPCMPEQB  Y5, Y2, Y6
+	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y6, DX
+	TESTL     AX, AX
+	JNZ       found
+	ORL       DX, R11
+	JMP       none
 
-tail:
-	CMPQ    DI, R8
-	JAE     none
-	MOVBLZX (DI), AX
-	CMPB    AX, $0x0a
-	JEQ     foundbyte
-	CMPB    AX, $0x0d
-	JEQ     foundbyte
-	INCQ    DI
-	JMP     tail
+small:
+	// Fewer than 32 bytes: one load of the 32 bytes that start with b
+	// when they stay within its page, else of the 32 that end with it
+	// (within the page, as b starts past its 4064th byte), the bits of
+	// the bytes outside b dropped.
+	TESTQ     BX, BX
+	JEQ       none
+	MOVQ      SI, DI
+	MOVL      SI, AX
+	ANDL      $4095, AX
+	CMPL      AX, $4064
+	JA        fromend
+	VMOVDQU   (SI), Y2
+	VPCMPEQB  Y0, Y2, Y3
+	VPCMPEQB  Y1, Y2, Y4
+	VPOR      Y3, Y4, Y3
+	VPCMPEQB  Y5, Y2, Y6
+	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y6, DX
+	MOVL      $1, R10
+	MOVQ      BX, CX
+	SHLL      CX, R10
+	DECL      R10
+	ANDL      R10, AX
+	ANDL      R10, DX
+	TESTL     AX, AX
+	JNZ       found
+	ORL       DX, R11
+	JMP       none
 
-foundbyte:
-	SUBQ SI, DI
-	MOVQ DI, ret+24(FP)
-	RET
+fromend:
+	VMOVDQU   -32(SI)(BX*1), Y2
+	VPCMPEQB  Y0, Y2, Y3
+	VPCMPEQB  Y1, Y2, Y4
+	VPOR      Y3, Y4, Y3
+	VPCMPEQB  Y5, Y2, Y6
+	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y6, DX
+	MOVL      $32, CX
+	SUBL      BX, CX
+	SHRL      CX, AX
+	SHRL      CX, DX
+	TESTL     AX, AX
+	JNZ       found
+	ORL       DX, R11
+	JMP       none
 
 found:
+	// AX holds the line ends of the 32 bytes at DI, DX their NULs: the
+	// NULs before the first line end count.
+	BSFL      AX, CX
+	MOVL      $1, R10
+	SHLL      CX, R10
+	DECL      R10
+	ANDL      R10, DX
+	ORL       DX, R11
+	SUBQ      SI, DI
+	ADDQ      CX, DI
+	MOVQ      DI, i+24(FP)
+	TESTL     R11, R11
+	SETNE     nul+32(FP)
 	VZEROUPPER
-	BSFL AX, AX
-	SUBQ SI, DI
-	ADDQ AX, DI
-	MOVQ DI, ret+24(FP)
 	RET
 
 none:
-	MOVQ $-1, ret+24(FP)
+	MOVQ      $-1, i+24(FP)
+	TESTL     R11, R11
+	SETNE     nul+32(FP)
+	VZEROUPPER
 	RET
 
 // func cpuHasAVX2() bool

@@ -6,13 +6,17 @@ package sse
 // Lexer searches a long line for LF and for CR in turn.
 const hasAVX2 = false
 
-// indexLineEnd returns the index of the first LF or CR in b, or -1. It is
-// lineend_amd64.s's reference; the Lexer does not call it here.
-func indexLineEnd(b []byte) int {
+// indexLineEnd returns the index of the first LF or CR in b, or -1, and
+// whether a NUL comes before it. It is lineend_amd64.s's reference; the
+// Lexer does not call it here.
+func indexLineEnd(b []byte) (i int, nul bool) {
 	for i, c := range b {
-		if c == '\n' || c == '\r' {
-			return i
+		switch c {
+		case '\n', '\r':
+			return i, nul
+		case 0:
+			nul = true
 		}
 	}
-	return -1
+	return -1, nul
 }

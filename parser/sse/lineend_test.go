@@ -24,14 +24,21 @@ func TestIndexLineEnd(t *testing.T) {
 		for off := range 32 {
 			for i := range buf {
 				buf[i] = byte('a' + r.IntN(26))
-				if r.IntN(150) == 0 {
+				switch r.IntN(150) {
+				case 0:
 					buf[i] = "\r\n"[r.IntN(2)]
+				case 1:
+					buf[i] = 0
 				}
 			}
 			b := buf[off : off+n]
 			want := bytes.IndexAny(b, "\r\n")
-			if got := indexLineEnd(b); got != want {
-				require.Equal(t, want, got, "indexLineEnd of %d bytes at offset %d: %q", n, off, b)
+			wantNUL := bytes.IndexByte(b[:max(want, 0)], 0) >= 0
+			if want < 0 {
+				wantNUL = bytes.IndexByte(b, 0) >= 0
+			}
+			if got, nul := indexLineEnd(b); got != want || nul != wantNUL {
+				require.Equal(t, []any{want, wantNUL}, []any{got, nul}, "indexLineEnd of %d bytes at offset %d: %q", n, off, b)
 			}
 		}
 	}
