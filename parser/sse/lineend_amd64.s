@@ -3,9 +3,9 @@
 // func indexLineEnd(b []byte) (i int, nul bool)
 //
 // The index of the first LF or CR of b, or -1, and whether a NUL comes
-// before it (in all of b when there is none): 32 bytes a step with AVX2,
-// the three bytes compared in the same step (callers check hasAVX2
-// first).
+// before it (in all of b when there is none), with AVX2 (callers check
+// hasAVX2 first): 64 bytes a step, then 32, the three bytes compared in
+// the same step.
 TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
@@ -15,14 +15,47 @@ TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	MOVL $0x0d, AX
 	MOVD AX, X1
 	VPBROADCASTB X1, Y1
-	VPXOR X5, X5, X5
+	VPXOR Y5, Y5, Y5
+	VPXOR Y12, Y12, Y12
 	XORL R11, R11
+	MOVQ SI, DI
 	CMPQ BX, $32
 	JB   small
-	MOVQ SI, DI
-	LEAQ -32(SI)(BX*1), R9
+	CMPQ BX, $64
+	JB   tail
+	LEAQ -64(SI)(BX*1), R9
 
-loop:
+	// 64 bytes a step: Y12 gathers the NULs of the steps without a
+	// line end.
+	PCALIGN $32
+loop64:
+	VMOVDQU   (DI), Y2
+	VMOVDQU   32(DI), Y6
+	VPCMPEQB  Y0, Y2, Y3
+	VPCMPEQB  Y1, Y2, Y4
+	VPOR      Y3, Y4, Y3
+	VPCMPEQB  Y0, Y6, Y7
+	VPCMPEQB  Y1, Y6, Y8
+	VPOR      Y7, Y8, Y7
+	VPOR      Y3, Y7, Y9
+	VPTEST    Y9, Y9
+	JNZ       found64
+	VPCMPEQB  Y5, Y2, Y10
+	VPCMPEQB  Y5, Y6, Y11
+	VPOR      Y10, Y11, Y10
+	VPOR      Y10, Y12, Y12
+	ADDQ      $64, DI
+	CMPQ      DI, R9
+	JBE       loop64
+
+tail:
+	// Fewer than 64 bytes from DI: 32 a step, then a last step that
+	// ends with b, over bytes that the steps before have seen too.
+	LEAQ      -32(SI)(BX*1), R9
+
+loop32:
+	CMPQ      DI, R9
+	JA        last
 	VMOVDQU   (DI), Y2
 	VPCMPEQB  Y0, Y2, Y3
 	VPCMPEQB  Y1, Y2, Y4
@@ -32,12 +65,11 @@ loop:
 	VPMOVMSKB Y6, DX
 	TESTL     AX, AX
 	JNZ       found
-	ORL       DX, R11
+	VPOR      Y6, Y12, Y12
 	ADDQ      $32, DI
-	CMPQ      DI, R9
-	JBE       loop
-	// Fewer than 32 bytes left, or none: the last step ends with b,
-	// over bytes that the one before has seen too.
+	JMP       loop32
+
+last:
 	LEAQ      32(R9), R10
 	CMPQ      DI, R10
 	JAE       none
@@ -51,8 +83,23 @@ loop:
 	VPMOVMSKB Y6, DX
 	TESTL     AX, AX
 	JNZ       found
-	ORL       DX, R11
+	VPOR      Y6, Y12, Y12
 	JMP       none
+
+found64:
+	// The line end is in the 64 bytes at DI: in their first half, or
+	// in the second after the first half's NULs.
+	VPCMPEQB  Y5, Y2, Y10
+	VPMOVMSKB Y3, AX
+	VPMOVMSKB Y10, DX
+	TESTL     AX, AX
+	JNZ       found
+	VPOR      Y10, Y12, Y12
+	VPCMPEQB  Y5, Y6, Y10
+	VPMOVMSKB Y7, AX
+	VPMOVMSKB Y10, DX
+	ADDQ      $32, DI
+	JMP       found
 
 small:
 	// Fewer than 32 bytes: one load of the 32 bytes that start with b
@@ -61,7 +108,6 @@ small:
 	// the bytes outside b dropped.
 	TESTQ     BX, BX
 	JEQ       none
-	MOVQ      SI, DI
 	MOVL      SI, AX
 	ANDL      $4095, AX
 	CMPL      AX, $4064
@@ -81,7 +127,7 @@ small:
 	ANDL      R10, DX
 	TESTL     AX, AX
 	JNZ       found
-	ORL       DX, R11
+	MOVL      DX, R11
 	JMP       none
 
 fromend:
@@ -98,27 +144,30 @@ fromend:
 	SHRL      CX, DX
 	TESTL     AX, AX
 	JNZ       found
-	ORL       DX, R11
+	MOVL      DX, R11
 	JMP       none
 
 found:
-	// AX holds the line ends of the 32 bytes at DI, DX their NULs: the
-	// NULs before the first line end count.
+	// AX holds the line ends of the 32 bytes at DI, DX their NULs, Y12
+	// the NULs before DI: the NULs before the first line end count.
 	BSFL      AX, CX
 	MOVL      $1, R10
 	SHLL      CX, R10
 	DECL      R10
 	ANDL      R10, DX
-	ORL       DX, R11
+	VPMOVMSKB Y12, R8
+	ORL       R8, DX
 	SUBQ      SI, DI
 	ADDQ      CX, DI
 	MOVQ      DI, i+24(FP)
-	TESTL     R11, R11
+	TESTL     DX, DX
 	SETNE     nul+32(FP)
 	VZEROUPPER
 	RET
 
 none:
+	VPMOVMSKB Y12, R8
+	ORL       R8, R11
 	MOVQ      $-1, i+24(FP)
 	TESTL     R11, R11
 	SETNE     nul+32(FP)
