@@ -387,7 +387,8 @@ func (lx *Lexer) Next() bool {
 			// a stream without CR; once the CR is behind, in one with
 			// CRLF), the line is searched for LF and CR at once
 			// (indexLineEnd): one pass over its bytes, whatever its
-			// length. Otherwise a line that starts with "data:" is
+			// length, unless only a few bytes are left to search (as
+			// when the input comes a byte at a time). Otherwise a line that starts with "data:" is
 			// searched with bytes.IndexByte at once (data lines carry
 			// the payloads, usually long); any other line (blank lines
 			// are found above: an id, event or retry line, a comment)
@@ -395,7 +396,7 @@ func (lx *Lexer) Next() bool {
 			// for LF (and NUL) a word at a time before bytes.IndexByte
 			// searches the rest; the search for CR follows below, once
 			// per crWindow bytes in a stream without CR.
-			if hasAVX2 && max(lx.crNext, ls) == lf {
+			if hasAVX2 && max(lx.crNext, ls) == lf && len(b)-lf >= shortScan {
 				var nul bool
 				clean = lf == ls
 				lf, nul = lx.indexBoth(lf)
