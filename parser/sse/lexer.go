@@ -297,7 +297,7 @@ func (lx *Lexer) lineEnd(from int) bool {
 		cr = lf
 	} else if hasAVX2 && max(lx.crNext, lx.cur) == from {
 		// Searched for CR as far as this read: both at once
-		// (indexLineEnd, as Next's indexBoth), no LF and no CR before
+		// (indexLineEnd, as Next does), no LF and no CR before
 		// the first of them.
 		if i, _ := indexLineEnd(b); i >= 0 {
 			lf = i
@@ -397,10 +397,18 @@ func (lx *Lexer) Next() bool {
 			// searches the rest; the search for CR follows below, once
 			// per crWindow bytes in a stream without CR.
 			if hasAVX2 && max(lx.crNext, ls) == lf && len(b)-lf >= shortScan {
-				var nul bool
-				clean = lf == ls
-				lf, nul = lx.indexBoth(lf)
-				clean = clean && !nul
+				i, nul := indexLineEnd(b[lf:])
+				clean = lf == ls && !nul
+				if i < 0 {
+					lf = len(b)
+				} else {
+					lf += i
+				}
+				// No CR before lf: the CR found, or the LF.
+				lx.crNext = lf
+				if lf < len(b) && b[lf] == '\r' {
+					lf = lx.lfAfterCR(lf)
+				}
 				goto found
 			}
 			if lf == ls && lf+8 <= len(b) {
@@ -593,32 +601,18 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 	return min(lf, cr)
 }
 
-// indexBoth searches buf from lf, where the searches for LF and CR have
-// both got to, for the first LF or CR at once, and returns the index of
-// the LF that ends the line (or len(buf)): that LF when it comes first,
-// the LF after a CR found first (searched for LF alone), or len(buf) when
-// there is neither; and whether a NUL comes before the first LF or CR.
-// crNext is set to the first CR, or to that LF when no CR comes before
-// it, so that the search for CR does not go over the same bytes again.
-func (lx *Lexer) indexBoth(lf int) (int, bool) {
+// lfAfterCR returns the index of the first LF after the CR at x, or
+// len(buf) when none has come: the line ends at the CR, and the search for
+// LF goes on past it.
+func (lx *Lexer) lfAfterCR(x int) int {
 	b := lx.buf
-	i, nul := indexLineEnd(b[lf:])
-	if i < 0 {
-		lx.crNext = len(b)
-		return len(b), nul
-	}
-	x := lf + i
-	lx.crNext = x
-	if b[x] == '\n' {
-		return x, nul
-	}
 	if x+1 < len(b) && b[x+1] == '\n' {
-		return x + 1, nul // CRLF
+		return x + 1 // CRLF
 	}
 	if j := bytes.IndexByte(b[x+1:], '\n'); j >= 0 {
-		return x + 1 + j, nul
+		return x + 1 + j
 	}
-	return len(b), nul
+	return len(b)
 }
 
 // shortWords is how many words of a line that is not a data line Next
