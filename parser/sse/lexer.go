@@ -388,14 +388,15 @@ func (lx *Lexer) Next() bool {
 			// CRLF), the line is searched for LF and CR at once
 			// (indexLineEnd): one pass over its bytes, whatever its
 			// length, unless only a few bytes are left to search (as
-			// when the input comes a byte at a time). Otherwise a line that starts with "data:" is
-			// searched with bytes.IndexByte at once (data lines carry
-			// the payloads, usually long); any other line (blank lines
-			// are found above: an id, event or retry line, a comment)
-			// is usually short, so its first shortWords words are tested
-			// for LF (and NUL) a word at a time before bytes.IndexByte
-			// searches the rest; the search for CR follows below, once
-			// per crWindow bytes in a stream without CR.
+			// when the input comes a byte at a time). Otherwise a line
+			// that starts with "data:" is searched with bytes.IndexByte
+			// at once (data lines carry the payloads, usually long); any
+			// other line (blank lines are found above: an id, event or
+			// retry line, a comment) is usually short, so its first
+			// shortWords words are tested for LF (and NUL) a word at a
+			// time before bytes.IndexByte searches the rest; the search
+			// for CR follows below, once per crWindow bytes in a stream
+			// without CR.
 			if hasAVX2 && max(lx.crNext, ls) == lf && len(b)-lf >= shortScan {
 				i, nul := indexLineEnd(b[lf:])
 				clean = lf == ls && !nul

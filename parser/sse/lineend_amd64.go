@@ -1,8 +1,8 @@
 package sse
 
-// hasAVX2 reports that indexLineEnd may be used: it searches for LF and CR
-// at once at the speed of one bytes.IndexByte, where the Lexer would
-// otherwise search the bytes of a long line twice, once for each.
+// hasAVX2 reports that indexLineEnd may be used: it searches a line for LF,
+// CR and NUL at once, at the speed of one bytes.IndexByte, where the Lexer
+// would otherwise search for LF and for CR in turn.
 var hasAVX2 = cpuHasAVX2()
 
 // indexLineEnd returns the index of the first LF or CR in b, or -1, and

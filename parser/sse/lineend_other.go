@@ -3,7 +3,7 @@
 package sse
 
 // hasAVX2 is false: only amd64 has the search of lineend_amd64.s, and the
-// Lexer searches a long line for LF and for CR in turn.
+// Lexer searches each line for LF, and for CR in turn.
 const hasAVX2 = false
 
 // indexLineEnd returns the index of the first LF or CR in b, or -1, and
