@@ -381,6 +381,9 @@ func (lx *Lexer) Next() bool {
 		// at a time, or with AVX2) and saw no NUL in it, which spares an
 		// id the check.
 		clean := false
+		// e is the line's end (its LF or CR, or len(buf) when it is not
+		// complete), next the start of the line after it.
+		var e, next int
 		if lf < len(b) && b[lf] != '\n' {
 			// The leaf fast path. Where the processor has AVX2 and the
 			// search for CR has got as far as the one for LF (always, in
@@ -405,12 +408,20 @@ func (lx *Lexer) Next() bool {
 				} else {
 					lf += i
 				}
-				// No CR before lf: the CR found, or the LF.
+				// The line ends at lf (or is not complete): no LF and no
+				// CR before it. A CR ends it, and with the LF that
+				// follows it one line end; the search for the next line
+				// starts past them.
 				lx.crNext = lf
+				e, next = lf, lf+1
 				if lf < len(b) && b[lf] == '\r' {
-					lf = lx.lfAfterCR(lf)
+					if next == len(b) {
+						lx.skipLF = true
+					} else if b[next] == '\n' {
+						next++
+					}
 				}
-				goto found
+				goto ended
 			}
 			if lf == ls && lf+8 <= len(b) {
 				if w = word(b[lf:]); w&(1<<40-1) == dataPrefix {
@@ -448,7 +459,7 @@ func (lx *Lexer) Next() bool {
 			}
 		found:
 		}
-		e, next := lf, lf+1
+		e, next = lf, lf+1
 		if lx.crNext < lf && ls < lf {
 			lx.lfNext = lf // the line may end at a CR before it
 			if cr := max(lx.crNext, ls); lf-cr < shortScan {
@@ -473,6 +484,7 @@ func (lx *Lexer) Next() bool {
 				}
 			}
 		}
+	ended:
 		if e == len(b) {
 			// Out of complete lines. The cheap case, inline: within
 			// bounds and not closed, with bytes held.
@@ -600,20 +612,6 @@ func (lx *Lexer) indexCR(ls, lf int) int {
 	}
 	lx.crNext = cr
 	return min(lf, cr)
-}
-
-// lfAfterCR returns the index of the first LF after the CR at x, or
-// len(buf) when none has come: the line ends at the CR, and the search for
-// LF goes on past it.
-func (lx *Lexer) lfAfterCR(x int) int {
-	b := lx.buf
-	if x+1 < len(b) && b[x+1] == '\n' {
-		return x + 1 // CRLF
-	}
-	if j := bytes.IndexByte(b[x+1:], '\n'); j >= 0 {
-		return x + 1 + j
-	}
-	return len(b)
 }
 
 // shortWords is how many words of a line that is not a data line Next
