@@ -1,5 +1,16 @@
 #include "textflag.h"
 
+// STEP32 compares the 32 bytes at addr with LF, CR (Y0, Y1) and NUL (Y5):
+// AX gets the bits of their line ends, DX and Y6 their NULs.
+#define STEP32(addr) \
+	VMOVDQU   addr, Y2; \
+	VPCMPEQB  Y0, Y2, Y3; \
+	VPCMPEQB  Y1, Y2, Y4; \
+	VPOR      Y3, Y4, Y3; \
+	VPCMPEQB  Y5, Y2, Y6; \
+	VPMOVMSKB Y3, AX; \
+	VPMOVMSKB Y6, DX
+
 // func indexLineEnd(b []byte) (i int, nul bool)
 //
 // The index of the first LF or CR of b, or -1, and whether a NUL comes
@@ -56,13 +67,7 @@ tail:
 loop32:
 	CMPQ      DI, R9
 	JA        last
-	VMOVDQU   (DI), Y2
-	VPCMPEQB  Y0, Y2, Y3
-	VPCMPEQB  Y1, Y2, Y4
-	VPOR      Y3, Y4, Y3
-	VPCMPEQB  Y5, Y2, Y6
-	VPMOVMSKB Y3, AX
-	VPMOVMSKB Y6, DX
+	STEP32((DI))
 	TESTL     AX, AX
 	JNZ       found
 	VPOR      Y6, Y12, Y12
@@ -74,13 +79,7 @@ last:
 	CMPQ      DI, R10
 	JAE       none
 	MOVQ      R9, DI
-	VMOVDQU   (DI), Y2
-	VPCMPEQB  Y0, Y2, Y3
-	VPCMPEQB  Y1, Y2, Y4
-	VPOR      Y3, Y4, Y3
-	VPCMPEQB  Y5, Y2, Y6
-	VPMOVMSKB Y3, AX
-	VPMOVMSKB Y6, DX
+	STEP32((DI))
 	TESTL     AX, AX
 	JNZ       found
 	VPOR      Y6, Y12, Y12
@@ -112,13 +111,7 @@ small:
 	ANDL      $4095, AX
 	CMPL      AX, $4064
 	JA        fromend
-	VMOVDQU   (SI), Y2
-	VPCMPEQB  Y0, Y2, Y3
-	VPCMPEQB  Y1, Y2, Y4
-	VPOR      Y3, Y4, Y3
-	VPCMPEQB  Y5, Y2, Y6
-	VPMOVMSKB Y3, AX
-	VPMOVMSKB Y6, DX
+	STEP32((SI))
 	MOVL      $1, R10
 	MOVQ      BX, CX
 	SHLL      CX, R10
@@ -131,13 +124,7 @@ small:
 	JMP       none
 
 fromend:
-	VMOVDQU   -32(SI)(BX*1), Y2
-	VPCMPEQB  Y0, Y2, Y3
-	VPCMPEQB  Y1, Y2, Y4
-	VPOR      Y3, Y4, Y3
-	VPCMPEQB  Y5, Y2, Y6
-	VPMOVMSKB Y3, AX
-	VPMOVMSKB Y6, DX
+	STEP32(-32(SI)(BX*1))
 	MOVL      $32, CX
 	SUBL      BX, CX
 	SHRL      CX, AX
