@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -464,6 +465,55 @@ func TestClientIdleTimeout(t *testing.T) {
 	require.Len(t, resubs, 1)
 	assert.ErrorIs(t, resubs[0].Err, httpstream.ErrIdleTimeout)
 	assert.Len(t, a.requests(), 2)
+}
+
+// TestClientIdleTimeoutBounds checks what the idle timeout measures: a
+// server that sends a keep-alive comment every quarter of the timeout for
+// three times the timeout, then the rest of the run, is read whole without
+// a resubscription; one that stalls after two events is cut no sooner than
+// the timeout after its last byte.
+func TestClientIdleTimeoutBounds(t *testing.T) {
+	const idle = 400 * time.Millisecond
+	all, err := samples.Streams.ReadFile("completed.sse")
+	require.NoError(t, err)
+	head, _ := firstFrames(t, 2)
+
+	t.Run("trickle", func(t *testing.T) {
+		a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+			serveSSE(w, head)
+			for range 12 {
+				time.Sleep(idle / 4)
+				w.Write([]byte(": keep-alive\n\n"))
+				w.(http.Flusher).Flush()
+			}
+			w.Write(all[len(head):])
+		})
+		c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: idle, Retries: 1, RetryDelay: -1}
+		run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		require.NoError(t, err)
+		defer run.Close()
+		res, err := run.Wait()
+		require.NoError(t, err)
+		assert.Equal(t, parser.TaskStateCompleted, res.State)
+		assert.Len(t, a.requests(), 1)
+	})
+
+	t.Run("stall", func(t *testing.T) {
+		var last atomic.Int64 // UnixNano after the last byte was flushed
+		a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+			serveSSE(w, head)
+			last.Store(time.Now().UnixNano())
+			a.stall(r)
+		})
+		c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: idle, Retries: -1}
+		run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		require.NoError(t, err)
+		defer run.Close()
+		_, err = run.Wait()
+		silent := time.Since(time.Unix(0, last.Load()))
+		require.ErrorIs(t, err, httpstream.ErrIdleTimeout)
+		assert.GreaterOrEqual(t, silent, idle, "cut after %v of silence", silent)
+	})
 }
 
 // TestClientIdleBeforeHeaders checks a server that never answers: the call
