@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,31 +166,44 @@ var e2eStreams = sync.OnceValue(func() map[int]*e2eStream {
 // or by a client that fell behind: reads full of events).
 var e2eModes = []string{"event", "bulk"}
 
-// e2eHandler serves /{mode}/{deltas} with the JSON-RPC body and
-// /{mode}/{deltas}/message:stream with the HTTP+JSON one, with a2a-go's
-// response headers. It reads and drops the request body first.
+// e2eBody returns the body a request path names, one event per element:
+// /{mode}/{deltas} the JSON-RPC body, /{mode}/{deltas}/message:stream the
+// HTTP+JSON one; perEvent says whether the mode flushes every event.
+func e2eBody(urlPath string) (body [][]byte, perEvent, ok bool) {
+	path, rest := strings.CutSuffix(strings.TrimPrefix(urlPath, "/"), "/message:stream")
+	mode, size, _ := strings.Cut(path, "/")
+	n, err := strconv.Atoi(size)
+	s := e2eStreams()[n]
+	if err != nil || s == nil || (mode != "event" && mode != "bulk") {
+		return nil, false, false
+	}
+	if rest {
+		return s.rest, mode == "event", true
+	}
+	return s.rpc, mode == "event", true
+}
+
+// setE2EHeaders sets a2a-go's response headers of a stream.
+func setE2EHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+}
+
+// e2eHandler serves the bodies of e2eBody with a2a-go's response headers,
+// flushing after every event in the "event" mode. It reads and drops the
+// request body first.
 func e2eHandler() http.Handler {
-	streams := e2eStreams()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		path, rest := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/message:stream")
-		mode, size, _ := strings.Cut(path, "/")
-		n, err := strconv.Atoi(size)
-		s := streams[n]
-		if err != nil || s == nil || (mode != "event" && mode != "bulk") {
+		body, perEvent, ok := e2eBody(r.URL.Path)
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		body := s.rpc
-		if rest {
-			body = s.rest
-		}
-		h := w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
+		setE2EHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
-		if mode == "bulk" {
+		if !perEvent {
 			_, _ = w.Write(bytes.Join(body, nil))
 			return
 		}
@@ -202,6 +216,59 @@ func e2eHandler() http.Handler {
 		}
 	})
 }
+
+// memTransport answers the requests of e2eHandler from memory, with no
+// network: the body is handed out one event per Read in the "event" mode
+// (as a client reading a live run over the network gets it), and as much as
+// a Read asks for in the "bulk" mode. A client read through it costs its
+// own work alone, what it does beyond the transport.
+type memTransport struct{}
+
+func (memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		req.Body.Close()
+	}
+	body, perEvent, ok := e2eBody(req.URL.Path)
+	if !ok {
+		return nil, fmt.Errorf("no stream at %s", req.URL.Path)
+	}
+	h := http.Header{}
+	setE2EHeaders(h)
+	return &http.Response{Status: "200 OK", StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: &eventsBody{events: body, perEvent: perEvent}, ContentLength: -1, Request: req}, nil
+}
+
+// eventsBody reads events in turn, ending each Read at an event's end when
+// perEvent is set.
+type eventsBody struct {
+	events   [][]byte
+	cur      []byte
+	perEvent bool
+}
+
+func (b *eventsBody) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(b.cur) == 0 {
+			if len(b.events) == 0 {
+				break
+			}
+			b.cur, b.events = b.events[0], b.events[1:]
+		}
+		k := copy(p[n:], b.cur)
+		b.cur, n = b.cur[k:], n+k
+		if b.perEvent && len(b.cur) == 0 {
+			break
+		}
+	}
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (b *eventsBody) Close() error { return nil }
 
 // serveE2E is the child process: it serves e2eHandler on 127.0.0.1,
 // writes the server's URL as its first line of output, and exits when its
@@ -440,4 +507,98 @@ func BenchmarkE2E(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkE2ERatio measures, for each served run, what the CPU time per
+// event of the two clients comes to against each other, in one state of
+// the machine: E2ERatio/<mode>/<deltas>/<binding>. Each iteration gives
+// five readings in turn a slice of at least e2eSlice each, the order
+// rotating: our client, a2a-go's and a bare http.Get over loopback HTTP,
+// then both clients through memTransport (the same reads, no network).
+// Within its slice a reading reads the run again and again, as a program
+// making runs would, its buffers and pools warm, so that the garbage one
+// leaves is mostly collected on its own time. It reports the medians over
+// the iterations of each reading's process CPU time per event (ours,
+// a2a-go, http, ours-mem, a2a-go-mem, in ns) and of two ratios: x, a2a-go's
+// CPU over ours over loopback (the transport included, which both pay),
+// and mem-x, the same in memory (each client's own work, beyond the
+// transport).
+//
+//	go test -run '^$' -bench E2ERatio -benchtime 10x .
+func BenchmarkE2ERatio(b *testing.B) {
+	url := startE2EServer(b)
+	sizes := e2eSizes
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	mem := &http.Client{Transport: memTransport{}}
+	for _, mode := range e2eModes {
+		for _, n := range sizes {
+			s := e2eStreams()[n]
+			for bi, bd := range e2eBindings {
+				b.Run(mode+"/"+strconv.Itoa(n)+"/"+bd.name, func(b *testing.B) {
+					hc := newE2EHTTP()
+					defer hc.CloseIdleConnections()
+					base := url + "/" + mode + "/" + strconv.Itoa(n)
+					readings := []struct {
+						name string
+						read func() (int, error)
+					}{
+						{"ours", e2eClients[0].new(b, hc, base, bi)},
+						{"a2a-go", e2eClients[1].new(b, hc, base, bi)},
+						{"http", e2eClients[2].new(b, hc, base, bi)},
+						{"ours-mem", e2eClients[0].new(b, mem, base, bi)},
+						{"a2a-go-mem", e2eClients[1].new(b, mem, base, bi)},
+					}
+					for _, r := range readings {
+						// One run first, so that the connection is open.
+						_, err := r.read()
+						require.NoError(b, err, r.name)
+					}
+					cpu := make([][]float64, len(readings))
+					var x, memX []float64
+					i := 0
+					for b.Loop() {
+						got := make([]float64, len(readings))
+						for k := range readings {
+							j := (i + k) % len(readings)
+							runs, c0, start := 0, cpuNow(), time.Now()
+							for runs == 0 || time.Since(start) < e2eSlice {
+								if _, err := readings[j].read(); err != nil {
+									b.Fatal(readings[j].name, err)
+								}
+								runs++
+							}
+							got[j] = float64(cpuNow()-c0) / float64(runs*s.events)
+						}
+						i++
+						for j, g := range got {
+							cpu[j] = append(cpu[j], g)
+						}
+						if got[0] > 0 && got[3] > 0 {
+							x = append(x, got[1]/got[0])
+							memX = append(memX, got[4]/got[3])
+						}
+					}
+					for j, r := range readings {
+						b.ReportMetric(median(cpu[j]), r.name+"-ns/event")
+					}
+					b.ReportMetric(median(x), "x")
+					b.ReportMetric(median(memX), "mem-x")
+				})
+			}
+		}
+	}
+}
+
+// e2eSlice is the least time BenchmarkE2ERatio gives a reading in turn.
+const e2eSlice = 20 * time.Millisecond
+
+// median returns the median of v (v is sorted), 0 for none.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
