@@ -389,7 +389,8 @@ var e2eClients = []e2eClient{
 // TestE2EClients checks that the served streams are read whole by both
 // clients in both bindings: every event by a2a-go's, with the answer's
 // deltas joining to the answer and COMPLETED last; the answer, thinking
-// and state by ours; and the bare body is the rendered bytes.
+// and state by ours; and the bare body is the rendered bytes. Both clients
+// read the runs through memTransport whole too.
 func TestE2EClients(t *testing.T) {
 	url := startE2EServer(t)
 	hc := newE2EHTTP()
@@ -445,13 +446,28 @@ func TestE2EClients(t *testing.T) {
 					}
 					require.Equal(t, bytes.Join(wantBody, nil), body)
 
+					mem := &http.Client{Transport: memTransport{}}
 					for _, cl := range e2eClients {
 						got, err := cl.new(t, hc, base, bi)()
 						require.NoError(t, err, cl.name)
 						if cl.name == "a2a-go" {
 							require.Equal(t, want.events, got)
 						}
+						if cl.name == "http" {
+							continue
+						}
+						// Through memTransport as well, as BenchmarkE2ERatio reads.
+						got, err = cl.new(t, mem, base, bi)()
+						require.NoError(t, err, cl.name+" in memory")
+						if cl.name == "a2a-go" {
+							require.Equal(t, want.events, got)
+						}
 					}
+					mr, err := (&httpstream.Client{BaseURL: base, Binding: b.binding, HTTP: mem}).SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+					require.NoError(t, err)
+					res, err = mr.Wait()
+					require.NoError(t, err)
+					require.Equal(t, want.answer, string(res.Answer.Text()))
 				})
 			}
 		}
