@@ -797,8 +797,8 @@ func (r *Run) backoff() time.Duration {
 
 // watchdog cancels a connection's context with ErrIdleTimeout once no byte
 // arrived for idle. A read only marks that it happened (reading the clock
-// at every read cost about 90 ns, a quarter of a run's own CPU time when a
-// server flushes every event); the timer ticks idleTicks times per idle and
+// at every read cost about 90 ns, a tenth of the client's own CPU time when
+// a server flushes every event); the timer ticks idleTicks times per idle and
 // cancels after idleTicks ticks in a row that saw no mark, so that a
 // connection is cut after between idle and idle + idle/idleTicks of
 // silence.
@@ -820,7 +820,8 @@ type watchdog struct {
 const idleTicks = 8
 
 func newWatchdog(idle time.Duration, cancel context.CancelCauseFunc) *watchdog {
-	w := &watchdog{cancel: cancel, ticks: idleTicks, tick: idle / idleTicks}
+	// The ticks, rounded up, last at least idle.
+	w := &watchdog{cancel: cancel, ticks: idleTicks, tick: (idle + idleTicks - 1) / idleTicks}
 	if w.tick < time.Millisecond {
 		w.ticks, w.tick = 1, idle
 	}
