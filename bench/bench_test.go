@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"runtime"
-	"slices"
 	"strconv"
 	"testing"
 	"testing/iotest"
@@ -262,11 +261,9 @@ func ratio(b *testing.B, x, y Impl, c *Corpus, rd string) {
 			cpus = append(cpus, float64(cx)/float64(cy))
 		}
 	}
-	slices.Sort(walls)
-	b.ReportMetric(walls[len(walls)/2], "x")
+	b.ReportMetric(median(walls), "x")
 	if len(cpus) > 0 {
-		slices.Sort(cpus)
-		b.ReportMetric(cpus[len(cpus)/2], "cpu-x")
+		b.ReportMetric(median(cpus), "cpu-x")
 	}
 	b.ReportMetric(float64(n), "bytes")
 }

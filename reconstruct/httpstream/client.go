@@ -837,10 +837,11 @@ func (w *watchdog) fire() {
 	if w.stopped.Load() {
 		return
 	}
-	quiet := w.quiet.Add(1)
+	var quiet int32
 	if w.read.Swap(false) {
-		quiet = 0
 		w.quiet.Store(0)
+	} else {
+		quiet = w.quiet.Add(1)
 	}
 	if quiet < w.ticks {
 		w.timer.Load().Reset(w.tick)
