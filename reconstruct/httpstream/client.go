@@ -19,7 +19,6 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,10 +82,11 @@ var (
 // started is read.
 type Client struct {
 	// BaseURL is the agent's A2A base URL, such as
-	// https://host/v2/agents/{id}/a2a. REST calls go to BaseURL +
-	// "/message:stream" and BaseURL + "/tasks/{id}:subscribe", JSON-RPC
-	// calls to BaseURL itself. With Open it may be "": the run then cannot
-	// resubscribe.
+	// https://host/v2/agents/{id}/a2a. REST calls append "/message:stream"
+	// and "/tasks/{id}:subscribe" to its path, JSON-RPC calls go to
+	// BaseURL itself; its query string (?api_key=…) is kept on every call,
+	// and errors show it, its fragment and its userinfo as "…". With Open
+	// it may be "": the run then cannot resubscribe.
 	BaseURL string
 	// Binding is the protocol binding: parser.BindingREST (the default,
 	// also for 0) or parser.BindingJSONRPC.
@@ -221,17 +221,17 @@ func (c *Client) SendMessage(ctx context.Context, m *UserMessage) (*Run, error) 
 	p := sendParams{Message: wireMessage{Role: "ROLE_USER", Parts: []textPart{{Text: m.Text}}, MessageID: id, TaskID: m.TaskID, ContextID: m.ContextID}}
 	var body []byte
 	var err error
-	u := c.base()
+	suffix := ""
 	if c.Binding == parser.BindingJSONRPC {
 		body, err = json.Marshal(rpcRequest{JSONRPC: "2.0", ID: NewID(), Method: methodStream, Params: p})
 	} else {
 		body, err = json.Marshal(p)
-		u += "/message:stream"
+		suffix = "/message:stream"
 	}
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
+	req, err := c.newRequest(http.MethodPost, suffix, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -260,9 +260,6 @@ func (c *Client) Open(ctx context.Context, req *http.Request) (*Run, error) {
 	return c.start(ctx, req, "", "")
 }
 
-// base returns BaseURL without a trailing slash.
-func (c *Client) base() string { return strings.TrimRight(c.BaseURL, "/") }
-
 // subscribeRequest builds tasks/{id}:subscribe, or the JSON-RPC call.
 func (c *Client) subscribeRequest(taskID string) (*http.Request, error) {
 	if c.Binding == parser.BindingJSONRPC {
@@ -270,9 +267,9 @@ func (c *Client) subscribeRequest(taskID string) (*http.Request, error) {
 		if err != nil {
 			return nil, err
 		}
-		return http.NewRequest(http.MethodPost, c.base(), bytes.NewReader(body))
+		return c.newRequest(http.MethodPost, "", bytes.NewReader(body))
 	}
-	return http.NewRequest(http.MethodPost, c.base()+"/tasks/"+url.PathEscape(taskID)+":subscribe", nil)
+	return c.newRequest(http.MethodPost, "/tasks/"+url.PathEscape(taskID)+":subscribe", nil)
 }
 
 // prepare sets the headers of a request: the A2A ones where req has none,
@@ -430,7 +427,7 @@ func (r *Run) connect(req *http.Request, lastID string) error {
 	wd := newWatchdog(r.idle, cancel)
 	req = req.WithContext(ctx)
 	r.c.prepare(req, lastID)
-	resp, err := r.c.httpClient().Do(req)
+	resp, err := r.c.do(req)
 	if err == nil {
 		err = Check(resp)
 		if err != nil {
