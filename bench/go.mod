@@ -4,7 +4,7 @@ go 1.26
 
 require (
 	github.com/a2aproject/a2a-go/v2 v2.4.0
-	github.com/a2astream/a2astream v0.0.0
+	github.com/a2astream/a2astream v0.1.0
 	github.com/launchdarkly/eventsource v1.11.0
 	github.com/r3labs/sse/v2 v2.10.0
 	github.com/stretchr/testify v1.12.1

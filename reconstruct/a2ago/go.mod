@@ -4,7 +4,7 @@ go 1.25.0
 
 require (
 	github.com/a2aproject/a2a-go/v2 v2.4.0
-	github.com/a2astream/a2astream v0.0.0-00010101000000-000000000000
+	github.com/a2astream/a2astream v0.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
 )
