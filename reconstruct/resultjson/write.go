@@ -566,7 +566,11 @@ func (w *writer) errorDoc(err error) {
 	case errors.As(err, &api):
 		w.str("type", "api")
 		w.str("message", api.Message)
-		w.strOmit("binding", api.Binding.String())
+		if api.Binding == parser.BindingREST || api.Binding == parser.BindingJSONRPC {
+			// Left out when unknown, as for an APIError made by hand
+			// or by an adapter to another SDK.
+			w.str("binding", api.Binding.String())
+		}
 		if api.Code != 0 {
 			w.int("code", api.Code)
 		}
@@ -840,10 +844,11 @@ func (d *indenter) append(dst, doc []byte) []byte {
 // The object starts with "type", which says what kind of error err is, and
 // "message", followed by the members of that kind: "truncated" (taskId,
 // lastEventId, state, offset, insideEvent, dropped, and cause when the
-// input failed), "api" (the server's error document: binding, code,
-// status, reason, domain, details, and offset, seq and id when it came in
-// the stream), "notEventStream" (input that is no SSE stream: httpStatus
-// and contentType when it came in a response, head its first bytes),
+// input failed), "api" (the server's error document: binding when it is
+// known, code, status, reason, domain, details, and offset, seq and id
+// when it came in the stream), "notEventStream" (input that is no SSE
+// stream: httpStatus and contentType when it came in a response, head its
+// first bytes),
 // "http" (httpStatus, contentType), "rule" (a rule broken under
 // reconstruct's Options.Strict: offset, seq, id), "syntax" (offset, seq,
 // id, field), "limit" (offset, seq, id), or the type Options.ErrorType

@@ -170,6 +170,8 @@ func TestErrors(t *testing.T) {
 		{"not an event stream", nil, &reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<html>\xff")}, nil, `"httpStatus":200,"contentType":"text/html","head":"<html>\ufffd"}`},
 		{"other", nil, ioErr, nil, `"error":{"type":"other","message":"read: connection reset"}`},
 		{"error type hook", nil, ioErr, &Options{ErrorType: func(error) string { return "io" }}, `"error":{"type":"io","message":"read: connection reset"}`},
+		{"api, binding unknown", nil, &parser.APIError{Code: 404, Message: "no task"}, nil, `"error":{"type":"api","message":"no task","code":404}`},
+		{"api, REST", nil, &parser.APIError{Binding: parser.BindingREST, Code: 404, Message: "no task"}, nil, `"error":{"type":"api","message":"no task","binding":"REST","code":404}`},
 		{"no result", nil, ioErr, nil, `{"state":"","taskId":"","contextId":"","answer":null,"thinking":[],"artifacts":[],"statusMessage":null,"message":null,"usage":null,"lastEventId":"","diagnostics":[],"error":`},
 	}
 	for _, tt := range tests {
