@@ -92,7 +92,8 @@ type Diagnostic struct {
 	// From and To are the states of a forbidden transition (ErrTransition)
 	// or the final state and the new one (ErrAfterFinal).
 	From, To parser.TaskState
-	// Err is one of the package's sentinels.
+	// Err is one of the package's sentinels, or the reporter's own for a
+	// diagnostic given to [Reducer.Report].
 	Err error
 }
 
@@ -126,6 +127,29 @@ func (d *Diagnostic) Error() string {
 
 // Unwrap returns the sentinel.
 func (d *Diagnostic) Unwrap() error { return d.Err }
+
+// Report records d, a problem with the event received in frame f (nil when
+// it did not come from a frame) that the Reducer cannot see for itself,
+// such as what another SDK's decoding lost before an adapter converted the
+// event. It is kept as the rules Apply checks are: d.Position is set from
+// f, d's byte slices are copied, d counts toward Options.MaxDiagnostics,
+// and under Options.Strict it ends the run, with an UpdateDone in
+// [Reducer.Pending]. Report returns the error that ended the run, if it
+// did; after that it does nothing and returns the same error. Call it
+// before applying the event, and do not apply the event when it returns an
+// error.
+func (r *Reducer) Report(f *sse.Frame, d Diagnostic) error {
+	r.updates = r.updates[:0]
+	if r.err != nil {
+		return r.err
+	}
+	if r.finished {
+		return ErrClosed
+	}
+	d.ArtifactID, d.TaskID = ownID(d.ArtifactID), ownID(d.TaskID)
+	r.diag(f, d)
+	return r.err
+}
 
 // EventError is an error that ended a run at one event: the server's error
 // (Err wraps ErrServer and the *parser.APIError) or a limit.

@@ -437,3 +437,36 @@ type timeoutErr struct{}
 func (timeoutErr) Error() string   { return "i/o timeout" }
 func (timeoutErr) Timeout() bool   { return true }
 func (timeoutErr) Temporary() bool { return true }
+
+// A diagnostic given to Report is kept as the Reducer's own are: located
+// at its frame, its ids copied, ending the run under Strict with an
+// UpdateDone, and counted toward MaxDiagnostics.
+func TestReport(t *testing.T) {
+	errLost := errors.New("adapter: lost")
+	frame := &sse.Frame{Offset: 10, Seq: 3, ID: []byte("e-3")}
+	id := []byte("a1")
+
+	var r reconstruct.Reducer
+	r.Reset(nil)
+	require.NoError(t, r.Report(frame, reconstruct.Diagnostic{ArtifactID: id, Field: "x.parts", Err: errLost}))
+	id[0] = 'b'
+	require.Len(t, r.Result().Diagnostics, 1)
+	d := r.Result().Diagnostics[0]
+	assert.ErrorIs(t, &d, errLost)
+	assert.Equal(t, sse.Position{Offset: 10, Seq: 3, ID: []byte("e-3")}, d.Position)
+	assert.Equal(t, "a1", string(d.ArtifactID), "a copy")
+	assert.Equal(t, "x.parts", d.Field)
+	assert.Empty(t, r.Pending())
+	assert.NoError(t, r.Err())
+
+	r.Reset(&reconstruct.Options{Strict: true})
+	err := r.Report(frame, reconstruct.Diagnostic{Err: errLost})
+	require.ErrorIs(t, err, errLost)
+	require.Len(t, r.Pending(), 1)
+	assert.Equal(t, reconstruct.UpdateDone, r.Pending()[0].Kind)
+	assert.ErrorIs(t, r.Report(nil, reconstruct.Diagnostic{Err: errors.New("other")}), errLost, "the first error stays")
+
+	r.Reset(&reconstruct.Options{MaxDiagnostics: 1})
+	require.NoError(t, r.Report(nil, reconstruct.Diagnostic{Err: errLost}))
+	assert.ErrorIs(t, r.Report(nil, reconstruct.Diagnostic{Err: errLost}), reconstruct.ErrTooManyDiagnostics)
+}
