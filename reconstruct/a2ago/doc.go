@@ -8,7 +8,8 @@
 // iter.Seq2[a2a.Event, error] and leaves the append, replace and lastChunk
 // logic to its users. [Reduce] and [Updates] take that iterator and give
 // the reconstruct.Result and the live reconstruct.Update values that
-// a2astream's own byte path gives for the same stream:
+// a2astream's own byte path gives for the same events (see "What a2a-go's
+// decoding loses" for where they differ from the same stream's):
 //
 //	events := client.SendStreamingMessage(ctx, req)
 //	res, err := a2ago.Reduce(events, nil)
@@ -45,6 +46,25 @@
 // therefore what encoding/json writes for a2a-go's values, which is also
 // what a2a-go's server sends; converting a2astream's events with [ToA2A]
 // keeps the values, not their spelling.
+//
+// # What a2a-go's decoding loses
+//
+// Some losses happen in a2a-go's client, before the adapter sees an event,
+// where the byte path keeps the text or refuses the event. The adapter
+// cannot undo them, but reports each kind once per run as a
+// reconstruct.Diagnostic (which ends the run under Options.Strict):
+//
+//   - a character that the agent splits between two deltas, as raw UTF-8
+//     bytes or as the two escapes of a surrogate pair, reaches the live
+//     text and the Result as U+FFFD (one or two), as encoding/json
+//     replaced the halves: a delta that begins or ends with U+FFFD is an
+//     [ErrReplacedText] diagnostic;
+//   - a message or artifact whose parts a2a-go cannot read arrives with no
+//     parts: a2a-go skips the "content" under which A2A 0.3's REST binding
+//     sends a message's parts, so INPUT_REQUIRED's question is an empty
+//     status message, where the byte path refuses the event with
+//     parser.ErrLegacyShape. A status message, direct reply or artifact
+//     with no parts is an [ErrNoParts] diagnostic.
 //
 // What a2a-go's client does not hand on cannot be in the Result: SSE ids
 // (LastEventID is ""), byte offsets (a Diagnostic's sse.Position has the

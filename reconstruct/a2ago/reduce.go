@@ -38,7 +38,8 @@ import (
 // a2a-go's server wrote for the same events, except for what the a2a-go
 // client does not hand on: Result.LastEventID is "", and a Diagnostic's
 // sse.Position has the event's ordinal (Seq) but no byte offset (-1) nor
-// SSE id.
+// SSE id; and except for the diagnostics of what a2a-go's decoding loses
+// ([ErrReplacedText], [ErrNoParts]).
 func Reduce(seq iter.Seq2[a2a.Event, error], opts *reconstruct.Options) (*reconstruct.Result, error) {
 	var d driver
 	d.r.Reset(opts)
@@ -81,6 +82,10 @@ type driver struct {
 	// n is the number of events and errors received, over every
 	// sequence of the run: the ordinal of the last one.
 	n int64
+	// losses holds what the event being applied shows of a2a-go's
+	// losses; reported the kinds already reported in the run.
+	losses   []reconstruct.Diagnostic
+	reported loss
 }
 
 // run applies seq's events in order and finishes the run, calling each
@@ -118,7 +123,7 @@ func (d *driver) feed(seq iter.Seq2[a2a.Event, error], each func() bool) (bool, 
 				cerr = &reconstruct.EventError{Position: d.frame.Position(), Err: cerr}
 			}
 			d.r.Fail(cerr)
-		} else {
+		} else if d.report(pe) == nil {
 			d.r.Apply(&d.frame, pe)
 		}
 		if each != nil && !each() {
