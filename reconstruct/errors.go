@@ -191,16 +191,16 @@ func (e *serverError) Unwrap() []error { return []error{ErrServer, e.api} }
 // the reader of [Read]. A plain end of input (io.EOF) is no cause: a
 // TruncatedError never matches io.EOF, which read loops take for a clean end.
 type TruncatedError struct {
-	// TaskID is the task to resubscribe to (tasks/{id}:subscribe); nil
+	// TaskID is the task to resubscribe to (tasks/{id}:subscribe); ""
 	// when no event named one.
-	TaskID []byte
-	// ContextID is the run's context id; nil when none.
-	ContextID []byte
+	TaskID string
+	// ContextID is the run's context id; "" when none.
+	ContextID string
 	// State is the last state seen.
 	State parser.TaskState
 	// LastEventID is the SSE id of the last event received, for the
-	// Last-Event-ID header; nil when none.
-	LastEventID []byte
+	// Last-Event-ID header; "" when none.
+	LastEventID string
 	// Offset is the number of bytes of the stream consumed.
 	Offset int64
 	// Cut is the lexer's error when the stream ended inside an event (a
@@ -242,10 +242,10 @@ func (e *TruncatedError) Error() string {
 	}
 	if len(e.TaskID) > 0 {
 		b = append(b, "; resubscribe to task "...)
-		b = strconv.AppendQuote(b, string(e.TaskID))
+		b = strconv.AppendQuote(b, e.TaskID)
 		if len(e.LastEventID) > 0 {
 			b = append(b, " with Last-Event-ID "...)
-			b = strconv.AppendQuote(b, string(e.LastEventID))
+			b = strconv.AppendQuote(b, e.LastEventID)
 		}
 	} else {
 		b = append(b, "; no task id to resubscribe to"...)

@@ -232,7 +232,7 @@ type truncation struct {
 // sameRun compares what a cut and a resume can change in a run: its state,
 // ids, status message, answer, and each artifact's text, parts and seal.
 func sameRun(a, b *reconstruct.Result) bool {
-	if a.State != b.State || !bytes.Equal(a.TaskID, b.TaskID) || !bytes.Equal(a.ContextID, b.ContextID) || !bytes.Equal(a.LastEventID, b.LastEventID) ||
+	if a.State != b.State || a.TaskID != b.TaskID || a.ContextID != b.ContextID || a.LastEventID != b.LastEventID ||
 		len(a.Artifacts) != len(b.Artifacts) || len(a.Diagnostics) != len(b.Diagnostics) ||
 		!bytes.Equal(reconstruct.MessageText(a.StatusMessage), reconstruct.MessageText(b.StatusMessage)) || (a.Answer == nil) != (b.Answer == nil) ||
 		(a.Usage == nil) != (b.Usage == nil) || (a.Usage != nil && !cmp.Equal(a.Usage, b.Usage)) {

@@ -109,7 +109,7 @@ func TestApplyWithoutFrames(t *testing.T) {
 			}
 			// Bring the run with frames to what the same run without
 			// them must be.
-			with.res.LastEventID = nil
+			with.res.LastEventID = ""
 			for i := range with.res.Diagnostics {
 				with.res.Diagnostics[i].Position = sse.Position{Offset: -1}
 			}
@@ -117,7 +117,7 @@ func TestApplyWithoutFrames(t *testing.T) {
 				ee.Position = sse.Position{Offset: -1}
 			}
 			if errors.As(with.err, &te) {
-				te.LastEventID = nil
+				te.LastEventID = ""
 			}
 			assert.Empty(t, cmp.Diff(with.res, without.res, cmpResult))
 			assert.Empty(t, cmp.Diff(with.updates, without.updates, cmpResult))

@@ -233,12 +233,12 @@ func (r *Reducer) Result() *Result {
 	return r.res
 }
 
-// syncLastID brings Result.LastEventID up to date with a copy of its own;
-// the id is kept in the Reducer's buffer while events are applied so that a
-// new id costs no allocation.
+// syncLastID brings Result.LastEventID up to date; the id is kept in the
+// Reducer's buffer while events are applied so that a new id costs no
+// allocation.
 func (r *Reducer) syncLastID() {
-	if !bytes.Equal(r.res.LastEventID, r.lastID) {
-		r.res.LastEventID = ownID(r.lastID)
+	if r.res.LastEventID != string(r.lastID) {
+		r.res.LastEventID = string(r.lastID)
 	}
 }
 
@@ -358,15 +358,15 @@ func (r *Reducer) diag(f *sse.Frame, d Diagnostic) bool {
 // when the run has none yet. It reports whether to apply the event.
 func (r *Reducer) sameTask(f *sse.Frame, id, ctx []byte) bool {
 	if len(id) > 0 {
-		if r.res.TaskID == nil {
-			r.res.TaskID = ownID(id)
-		} else if !bytes.Equal(r.res.TaskID, id) {
+		if r.res.TaskID == "" {
+			r.res.TaskID = string(id)
+		} else if r.res.TaskID != string(id) {
 			r.diag(f, Diagnostic{TaskID: ownID(id), Err: ErrOtherTask})
 			return false
 		}
 	}
-	if len(ctx) > 0 && !bytes.Equal(r.res.ContextID, ctx) {
-		r.res.ContextID = ownID(ctx)
+	if len(ctx) > 0 && r.res.ContextID != string(ctx) {
+		r.res.ContextID = string(ctx)
 	}
 	return true
 }
@@ -411,12 +411,12 @@ func (r *Reducer) message(f *sse.Frame, m *parser.Message) {
 	}
 	msg := copyMessage(m)
 	r.res.Message = msg
-	if r.res.TaskID != nil {
+	if r.res.TaskID != "" {
 		return
 	}
 	// A direct reply: the message is the answer and ends the run.
 	if len(m.ContextID) > 0 {
-		r.res.ContextID = msg.ContextID
+		r.res.ContextID = string(msg.ContextID)
 	}
 	a := &Artifact{Artifact: parser.Artifact{ArtifactID: msg.MessageID, Parts: msg.Parts, Metadata: msg.Metadata}, Sealed: true}
 	r.resolve(a)
@@ -572,7 +572,7 @@ func (r *Reducer) muteText() { r.mute = true }
 
 // taskID returns the run's task id, without the LastEventID update that
 // Result makes (a copy of the id, when it changed).
-func (r *Reducer) taskID() []byte { return r.res.TaskID }
+func (r *Reducer) taskID() string { return r.res.TaskID }
 
 // closed reports whether Finish was called.
 func (r *Reducer) closed() bool { return r.finished }
@@ -1042,7 +1042,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 			TaskID:      r.res.TaskID,
 			ContextID:   r.res.ContextID,
 			State:       r.res.State,
-			LastEventID: ownID(r.lastID),
+			LastEventID: string(r.lastID),
 			Offset:      offset,
 		}
 		te.Cut, te.Cause = splitEnd(cut)

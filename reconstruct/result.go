@@ -17,17 +17,19 @@ import (
 // keeping it does not keep the Reducer, Stream or buffers that built it.
 //
 // The package's model is package parser's: [parser.Part], [parser.Message],
-// [parser.Usage] and [parser.Metadata], with ids as []byte. Where parser
+// [parser.Usage] and [parser.Metadata], with ids as []byte; the run's own
+// ids (TaskID, ContextID, LastEventID) are strings, as the client's calls
+// take them. Where parser
 // hands them out as views, valid until the next Decode, a Result holds deep
 // copies that it owns: every byte slice in it, the typed fields of a
 // Metadata (Type, DataPartID, Citations, Timestamp, Usage.Model) included,
 // is its own and stays valid after the decoder, the lexer and the Reducer
 // move on.
 type Result struct {
-	// TaskID is the task's id; nil for a direct message reply.
-	TaskID []byte
-	// ContextID is the context id; nil when no event named one.
-	ContextID []byte
+	// TaskID is the task's id; "" for a direct message reply.
+	TaskID string
+	// ContextID is the context id; "" when no event named one.
+	ContextID string
 	// State is the last task state; parser.TaskStateUnspecified when no
 	// status was seen (a direct message reply, or a stream cut early).
 	State parser.TaskState
@@ -51,8 +53,12 @@ type Result struct {
 	// none.
 	Usage *parser.Usage
 	// LastEventID is the SSE id of the last event applied, the value for a
-	// resubscription's Last-Event-ID header; nil when none had one.
-	LastEventID []byte
+	// resubscription's Last-Event-ID header; "" when none had one. While
+	// events are applied, the Reducer keeps the id in a buffer of its own
+	// (a new id costs no allocation) and sets this field when the Result
+	// is read with [Reducer.Result] or [Stream.Result], and when the run
+	// ends: a Result held across Apply calls has the id of the last read.
+	LastEventID string
 	// Diagnostics lists the events that broke the protocol's rules, in
 	// order. They did not stop the run unless Options.Strict was set.
 	Diagnostics []Diagnostic

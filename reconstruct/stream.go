@@ -261,9 +261,9 @@ func (s *Stream) Resume() error {
 	return nil
 }
 
-// TaskID returns the run's task id, for a resubscription; nil when none has
-// been seen. It is the Result's TaskID (a slice the Result owns).
-func (s *Stream) TaskID() []byte { return s.red.taskID() }
+// TaskID returns the run's task id, for a resubscription; "" when none has
+// been seen. It is the Result's TaskID.
+func (s *Stream) TaskID() string { return s.red.taskID() }
 
 // LastEventID returns the SSE id of the last event applied, for a
 // resubscription's Last-Event-ID header. The slice is valid until the next

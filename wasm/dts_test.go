@@ -112,7 +112,7 @@ func TestDeclarationsMatchGo(t *testing.T) {
 
 	// One error of each kind resultjson tells apart.
 	errs := []error{
-		&reconstruct.TruncatedError{TaskID: []byte("t")},
+		&reconstruct.TruncatedError{TaskID: "t"},
 		&parser.APIError{Binding: parser.BindingREST, Code: 404, Message: "not found"},
 		&reconstruct.HTTPError{StatusCode: 502, ContentType: "text/html"},
 		&reconstruct.NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<!doctype html>")},

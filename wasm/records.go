@@ -122,7 +122,7 @@ func (ss *session) resume(dst []byte) ([]byte, error) {
 // a resubscription, and reports whether the run has ended (a terminal or
 // interrupted state, a direct message, an error): no resubscription then.
 func (ss *session) status(dst []byte) ([]byte, bool) {
-	dst = appendBytes(dst, ss.s.TaskID())
+	dst = appendString(dst, ss.s.TaskID())
 	dst = appendBytes(dst, ss.s.LastEventID())
 	return dst, ss.s.Done()
 }

@@ -214,9 +214,8 @@ func (r *Run) Updates(seq iter.Seq2[a2a.Event, error]) iter.Seq2[reconstruct.Upd
 func (r *Run) Done() bool { return r.closed || r.d.r.Done() }
 
 // TaskID returns the run's task id, the task to subscribe to after a cut;
-// "" when no event named one. It is a string, not the []byte of
-// reconstruct's results, as a2a-go's ids are.
-func (r *Run) TaskID() string { return string(r.d.r.Result().TaskID) }
+// "" when no event named one.
+func (r *Run) TaskID() string { return r.d.r.Result().TaskID }
 
 // Close ends the run and returns its Result and error, as Reduce does: a
 // run that has not ended is a *reconstruct.TruncatedError whose Cause is

@@ -505,12 +505,13 @@ func (r *Run) Close() error {
 // ErrIdleTimeout, ErrTimeout, ErrClosed or the context's cause).
 func (r *Run) Result() *reconstruct.Result { return r.s.Result() }
 
-// TaskID returns the run's task id; nil until an event named it.
-func (r *Run) TaskID() []byte { return r.s.TaskID() }
+// TaskID returns the run's task id, for Client.Subscribe; "" until an
+// event named it.
+func (r *Run) TaskID() string { return r.s.TaskID() }
 
-// LastEventID returns a copy of the SSE id of the last event applied; nil
-// when none.
-func (r *Run) LastEventID() []byte { return idBytes(string(r.s.LastEventID())) }
+// LastEventID returns the SSE id of the last event applied, for
+// Client.Subscribe; "" when none.
+func (r *Run) LastEventID() string { return string(r.s.LastEventID()) }
 
 // Wait reads the run to its end, dropping the updates, and returns its
 // Result and Result.Err.
@@ -724,7 +725,7 @@ func (r *Run) resubscribe(readErr error) error {
 		if err := r.ctx.Err(); err != nil {
 			return context.Cause(r.ctx)
 		}
-		taskID := string(r.s.TaskID())
+		taskID := r.s.TaskID()
 		if taskID == "" {
 			taskID = r.taskID
 		}

@@ -281,8 +281,8 @@ func (w *writer) result(res *reconstruct.Result, err error) {
 	w.open('{')
 	if res != nil {
 		w.str("state", StateName(res.State))
-		w.strBytes("taskId", res.TaskID)
-		w.strBytes("contextId", res.ContextID)
+		w.str("taskId", res.TaskID)
+		w.str("contextId", res.ContextID)
 		w.key("answer")
 		if res.Answer != nil {
 			w.artifact(res.Answer)
@@ -308,7 +308,7 @@ func (w *writer) result(res *reconstruct.Result, err error) {
 		w.message("statusMessage", res.StatusMessage)
 		w.message("message", res.Message)
 		w.usage(res.Usage)
-		w.strBytes("lastEventId", res.LastEventID)
+		w.str("lastEventId", res.LastEventID)
 		w.key("diagnostics")
 		w.open('[')
 		for i := range res.Diagnostics {
@@ -554,8 +554,8 @@ func (w *writer) errorDoc(err error) {
 		// failed (a reset, a deadline), with the failure's message.
 		w.str("type", "truncated")
 		w.str("message", err.Error())
-		w.strBytes("taskId", trunc.TaskID)
-		w.strBytes("lastEventId", trunc.LastEventID)
+		w.str("taskId", trunc.TaskID)
+		w.str("lastEventId", trunc.LastEventID)
 		w.str("state", StateName(trunc.State))
 		w.int("offset", trunc.Offset)
 		w.bool("insideEvent", trunc.Cut != nil)

@@ -225,7 +225,7 @@ func bigResult() *reconstruct.Result {
 		{Kind: parser.PartRaw, Raw: raw},
 		{Kind: parser.PartText, Text: text[:len(text)/3]},
 	}}}
-	return &reconstruct.Result{State: parser.TaskStateCompleted, TaskID: []byte("t"), Answer: a, Artifacts: []*reconstruct.Artifact{a}}
+	return &reconstruct.Result{State: parser.TaskStateCompleted, TaskID: "t", Answer: a, Artifacts: []*reconstruct.Artifact{a}}
 }
 
 // pieces records the size of each Write call.
