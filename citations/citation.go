@@ -1,6 +1,10 @@
 package citations
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/a2astream/a2astream/parser"
+)
 
 // Unit is the unit in which citation offsets count.
 type Unit uint8
@@ -159,6 +163,29 @@ func (k ValueKind) String() string {
 		return "Text"
 	}
 	return "Invalid(" + strconv.Itoa(int(k)) + ")"
+}
+
+var valueKindNames = [...]string{"None", "Object", "Array", "String", "Number", "True", "False", "Null", "Text"}
+
+// MarshalText returns the kind's name, as String does, or a
+// *parser.NameError for a number with no name.
+func (k ValueKind) MarshalText() ([]byte, error) {
+	if int(k) < len(valueKindNames) {
+		return []byte(valueKindNames[k]), nil
+	}
+	return nil, &parser.NameError{Type: "citations.ValueKind", Name: k.String(), Err: parser.ErrUnknownName}
+}
+
+// UnmarshalText reads what MarshalText writes; anything else is a
+// *parser.NameError.
+func (k *ValueKind) UnmarshalText(text []byte) error {
+	for i, n := range valueKindNames {
+		if n == string(text) {
+			*k = ValueKind(i)
+			return nil
+		}
+	}
+	return &parser.NameError{Type: "citations.ValueKind", Name: string(text), Err: parser.ErrUnknownName}
 }
 
 // Resolved is one citation whose offset fits the text and whose id joined

@@ -293,3 +293,20 @@ func TestScanLimitBoundsWork(t *testing.T) {
 	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{MaxScan: 1 << 20}), citations.ErrNoMember)
 	assert.Equal(t, []int{1, n - 1}, []int{evaluated, limited}, "pointers, MaxScan 1 MiB: evaluated and limited")
 }
+
+// Every ValueKind writes its name and reads back from it; others are
+// *parser.NameErrors.
+func TestValueKindText(t *testing.T) {
+	for k := citations.ValueNone; k <= citations.ValueText; k++ {
+		text, err := k.MarshalText()
+		require.NoError(t, err)
+		assert.Equal(t, k.String(), string(text))
+		var back citations.ValueKind
+		require.NoError(t, back.UnmarshalText(text))
+		assert.Equal(t, k, back)
+	}
+	_, err := citations.ValueKind(9).MarshalText()
+	assert.ErrorIs(t, err, parser.ErrUnknownName)
+	var k citations.ValueKind
+	assert.ErrorIs(t, k.UnmarshalText([]byte("object")), parser.ErrUnknownName)
+}

@@ -38,3 +38,20 @@ func TestRunWithoutAnswer(t *testing.T) {
 	}
 	assert.Nil(t, reconstruct.MessageText(nil))
 }
+
+// Every UpdateKind writes its text form and reads back from it; others
+// are *parser.NameErrors.
+func TestUpdateKindText(t *testing.T) {
+	for k, name := range map[reconstruct.UpdateKind]string{0: "", reconstruct.UpdateText: "text", reconstruct.UpdateReplaced: "replaced", reconstruct.UpdateSealed: "sealed", reconstruct.UpdateState: "state", reconstruct.UpdateDone: "done"} {
+		text, err := k.MarshalText()
+		require.NoError(t, err)
+		assert.Equal(t, name, string(text))
+		var back reconstruct.UpdateKind
+		require.NoError(t, back.UnmarshalText(text))
+		assert.Equal(t, k, back)
+	}
+	_, err := reconstruct.UpdateKind(6).MarshalText()
+	assert.ErrorIs(t, err, parser.ErrUnknownName)
+	var k reconstruct.UpdateKind
+	assert.ErrorIs(t, k.UnmarshalText([]byte("Text")), parser.ErrUnknownName)
+}

@@ -40,6 +40,32 @@ func (k UpdateKind) String() string {
 	return "Invalid(" + strconv.Itoa(int(k)) + ")"
 }
 
+// updateKindTexts are the kinds' text forms, as the WebAssembly module's
+// updates name them.
+var updateKindTexts = [...]string{"", "text", "replaced", "sealed", "state", "done"}
+
+// MarshalText returns the kind's text form: "text", "replaced", "sealed",
+// "state" or "done"; "" for the zero value; a *parser.NameError for any
+// other number.
+func (k UpdateKind) MarshalText() ([]byte, error) {
+	if int(k) < len(updateKindTexts) {
+		return []byte(updateKindTexts[k]), nil
+	}
+	return nil, &parser.NameError{Type: "reconstruct.UpdateKind", Name: k.String(), Err: parser.ErrUnknownName}
+}
+
+// UnmarshalText reads what MarshalText writes; anything else is a
+// *parser.NameError.
+func (k *UpdateKind) UnmarshalText(text []byte) error {
+	for i, n := range updateKindTexts {
+		if n == string(text) {
+			*k = UpdateKind(i)
+			return nil
+		}
+	}
+	return &parser.NameError{Type: "reconstruct.UpdateKind", Name: string(text), Err: parser.ErrUnknownName}
+}
+
 // Update is one thing a typing UI shows as the stream goes: new text,
 // replaced text, a sealed artifact, a state change, the end.
 //
