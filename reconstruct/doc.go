@@ -159,6 +159,14 @@
 // interrupted task that works again on a stream fed after Resume is a run
 // in progress again.
 //
+// # As JSON
+//
+// json.Marshal of a Result (or of an Artifact) gives the `a2astream --json`
+// document that package resultjson documents, without encoding/json in
+// this package ([AppendJSON], [WriteJSON] write it, indented or in pieces);
+// json.Unmarshal reads it back ([Result.UnmarshalJSON] says what the
+// document does not hold). The enums of the model marshal as their names.
+//
 // # Limits
 //
 // Options.MaxEventSize caps one SSE event (default sse.DefaultMaxEventSize,

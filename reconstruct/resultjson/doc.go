@@ -38,4 +38,9 @@
 // an io.Writer in pieces of about 64 KiB as it makes them, so that its
 // memory does not grow with the run: `a2astream --json` uses it, as a run
 // of several hundred MiB would otherwise be held twice.
+//
+// Package reconstruct writes the document (reconstruct.AppendJSON,
+// reconstruct.WriteJSON), so that json.Marshal of a reconstruct.Result or
+// Artifact gives it too, and reads it back (json.Unmarshal into a
+// reconstruct.Result); this package is the entry point that hosts call.
 package resultjson
