@@ -40,7 +40,8 @@ func whatwgString(s []byte) string {
 // of its bytes (one U+FFFD per maximal subpart of an ill-formed sequence);
 // for any stream, the document of its run is valid JSON, the indented
 // document compacts to the compact one, and its state (empty when none was
-// seen), task id and answer text decode to the Result's.
+// seen), task id and answer text decode to the Result's, and it reads back
+// (json.Unmarshal) to a Result whose document is the same.
 func FuzzResultJSON(f *testing.F) {
 	for _, s := range testdataStreams(f) {
 		f.Add(s, []byte("café \u2028 <&> \x00\x1f \xed\xa0\xbd \xff"))
@@ -68,6 +69,14 @@ func FuzzResultJSON(f *testing.F) {
 		var compact bytes.Buffer
 		require.NoError(t, json.Compact(&compact, ind), "invalid indented document")
 		require.Equal(t, string(bytes.TrimSuffix(doc, []byte("\n"))), compact.String(), "the indented document compacted")
+		// The document reads back to a Result whose document is the same
+		// (but for ill-formed UTF-8, read back as U+FFFD, which moves
+		// citations).
+		var read reconstruct.Result
+		require.NoError(t, json.Unmarshal(doc, &read), "reading back %s", doc)
+		if !bytes.Contains(doc, []byte(`\ufffd`)) {
+			require.Equal(t, string(doc), string(resultjson.Append(nil, &read, read.Err, nil)), "the document read back and written again")
+		}
 		var m struct {
 			State  *string
 			TaskID *string `json:"taskId"`

@@ -257,7 +257,8 @@ func (d *docReader) state(val []byte, off int) parser.TaskState {
 
 func (d *docReader) result(r *Result, val []byte, off int) {
 	var answer *Artifact
-	var errVal []byte
+	var answerVal, errVal []byte
+	var artifactVals [][]byte
 	errOff := 0
 	d.object(val, off, func(key string, val []byte, off int) {
 		switch key {
@@ -269,11 +270,12 @@ func (d *docReader) result(r *Result, val []byte, off int) {
 			r.ContextID = d.str(val, off)
 		case "answer":
 			if !isNull(val) {
-				answer = d.artifact(val, off)
+				answer, answerVal = d.artifact(val, off), val
 			}
 		case "artifacts":
 			d.array(val, off, func(val []byte, off int) {
 				r.Artifacts = append(r.Artifacts, d.artifact(val, off))
+				artifactVals = append(artifactVals, val)
 			})
 		case "statusMessage":
 			r.StatusMessage = d.message(val, off)
@@ -293,11 +295,11 @@ func (d *docReader) result(r *Result, val []byte, off int) {
 	})
 	r.Answer = answer
 	if answer != nil {
-		// The answer is one of the artifacts, unless it is made of a
-		// direct reply's parts.
-		for _, a := range r.Artifacts {
-			if bytes.Equal(a.ArtifactID, answer.ArtifactID) {
-				r.Answer = a
+		// The answer is the artifact written the same, unless it is made
+		// of a direct reply's parts.
+		for i, val := range artifactVals {
+			if bytes.Equal(val, answerVal) {
+				r.Answer = r.Artifacts[i]
 				break
 			}
 		}
