@@ -37,7 +37,8 @@ type APIError struct {
 }
 
 // Error describes the error as "parser: server error <code> <status>
-// (<reason>): <message>", leaving out what is absent.
+// (<reason>): <message>", leaving out what is absent and a reason that
+// repeats the status.
 func (e *APIError) Error() string {
 	b := make([]byte, 0, 64+len(e.Message))
 	b = append(b, "parser: server error"...)
@@ -49,7 +50,7 @@ func (e *APIError) Error() string {
 		b = append(b, ' ')
 		b = append(b, e.Status...)
 	}
-	if e.Reason != "" {
+	if e.Reason != "" && e.Reason != e.Status {
 		b = append(b, " ("...)
 		b = append(b, e.Reason...)
 		b = append(b, ')')

@@ -201,7 +201,8 @@ type TruncatedError struct {
 	// LastEventID is the SSE id of the last event received, for the
 	// Last-Event-ID header; "" when none.
 	LastEventID string
-	// Offset is the number of bytes of the stream consumed.
+	// Offset is the number of bytes of the stream consumed; -1 when the
+	// source counts no bytes (a2ago's runs, which read a2a-go's events).
 	Offset int64
 	// Cut is the lexer's error when the stream ended inside an event (a
 	// *sse.SyntaxError wrapping io.ErrUnexpectedEOF, whose Offset is
@@ -217,22 +218,25 @@ type TruncatedError struct {
 	Cause error
 }
 
-// Error describes the truncation, how the stream ended and how to resume:
+// Error describes the truncation, how the stream ended and how to resume
+// (with no byte count when Offset is -1):
 //
 //	reconstruct: stream ended in state TASK_STATE_WORKING after 5120 bytes, inside an event (312 bytes dropped), cause: connection reset by peer; resubscribe to task "…" with Last-Event-ID "…"
 func (e *TruncatedError) Error() string {
 	b := make([]byte, 0, 200)
 	b = append(b, "reconstruct: stream ended in state "...)
 	b = append(b, e.State.String()...)
-	b = append(b, " after "...)
-	b = strconv.AppendInt(b, e.Offset, 10)
-	b = append(b, " bytes"...)
+	if e.Offset >= 0 {
+		b = append(b, " after "...)
+		b = appendBytes(b, e.Offset)
+		b = append(b, ',')
+	}
 	if e.Cut != nil {
-		b = append(b, ", inside an event ("...)
-		b = strconv.AppendInt(b, e.Dropped, 10)
-		b = append(b, " bytes dropped)"...)
+		b = append(b, " inside an event ("...)
+		b = appendBytes(b, e.Dropped)
+		b = append(b, " dropped)"...)
 	} else {
-		b = append(b, ", between events"...)
+		b = append(b, " between events"...)
 	}
 	if e.Cause != nil {
 		b = append(b, ", cause: "...)
@@ -251,6 +255,15 @@ func (e *TruncatedError) Error() string {
 		b = append(b, "; no task id to resubscribe to"...)
 	}
 	return string(b)
+}
+
+// appendBytes appends "1 byte" or "n bytes".
+func appendBytes(b []byte, n int64) []byte {
+	b = strconv.AppendInt(b, n, 10)
+	if n == 1 {
+		return append(b, " byte"...)
+	}
+	return append(b, " bytes"...)
 }
 
 // Unwrap returns ErrTruncated, the cut error and the cause, those that are

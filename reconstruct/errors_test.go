@@ -419,6 +419,28 @@ func TestTruncatedErrorSaysWhatHappened(t *testing.T) {
 	}
 }
 
+// A TruncatedError counts in words: one byte is "1 byte", and a source
+// that counts no bytes (Finish with offset -1, as a2ago's Run does) is
+// told no byte count.
+func TestTruncatedErrorCounts(t *testing.T) {
+	t.Run("one byte, cut inside an event", func(t *testing.T) {
+		_, err := reconstruct.Read(strings.NewReader("d"), nil)
+		assert.EqualError(t, err, `reconstruct: stream ended in state TASK_STATE_UNSPECIFIED after 1 byte, inside an event (1 byte dropped), at the end of the input; no task id to resubscribe to`)
+	})
+	t.Run("no byte count", func(t *testing.T) {
+		var dec parser.Decoder
+		ev, err := dec.Decode(&sse.Frame{Data: []byte(task("TASK_STATE_WORKING"))})
+		require.NoError(t, err)
+		r := reconstruct.NewReducer(nil)
+		require.NoError(t, r.Apply(nil, ev))
+		err = r.Finish(-1, nil)
+		var te *reconstruct.TruncatedError
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, int64(-1), te.Offset)
+		assert.EqualError(t, err, `reconstruct: stream ended in state TASK_STATE_WORKING between events, at the end of the input; resubscribe to task "`+taskID+`"`)
+	})
+}
+
 // A cause that is a typed error (a net.Error with a timeout) stays
 // reachable with errors.As through Read.
 func TestTruncatedErrorCauseAs(t *testing.T) {

@@ -1016,7 +1016,7 @@ func (r *Reducer) resolve(a *Artifact) {
 }
 
 // Finish ends the run at the end of the input: offset is the number of
-// bytes of the stream consumed, and cut the lexer's error for a stream that
+// bytes of the stream consumed (-1 when the source counts none), and cut the lexer's error for a stream that
 // ended inside an event (a *sse.SyntaxError wrapping io.ErrUnexpectedEOF,
 // which becomes TruncatedError.Cut), the error of a failed read (its
 // Cause), both joined with errors.Join, or nil (or io.EOF) for an input

@@ -164,7 +164,7 @@ func (r *runner) tellEnd(run *httpstream.Run) {
 	var sig *interruptError
 	switch {
 	case errors.As(trunc.Cause, &sig):
-		r.out.note("interrupted by " + sig.sig.String() + "; the run is cut")
+		r.out.note(sig.Error() + "; the run is cut")
 	case errors.Is(trunc.Cause, httpstream.ErrTimeout):
 		r.out.note("the run took longer than --timeout " + r.cfg.timeout.String())
 	case r.attempts > 0 && (errors.As(trunc.Cause, &api) || errors.As(trunc.Cause, &he) || errors.Is(trunc.Cause, reconstruct.ErrNotEventStream)):

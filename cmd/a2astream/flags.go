@@ -19,7 +19,7 @@ const (
 	exitInterrupted = 3 // the run paused in INPUT_REQUIRED or AUTH_REQUIRED
 	exitTruncated   = 4 // the stream ended before the run did (after any resume), a timeout or a signal cut it
 	exitAPI         = 5 // the server answered with an error
-	exitProtocol    = 6 // the bytes are not a valid A2A stream
+	exitProtocol    = 6 // the bytes are not a valid A2A stream, or there are none
 	exitIO          = 7 // the input could not be read or the server reached
 )
 
@@ -96,7 +96,8 @@ Exit status:
   5  the server answered with an error (HTTP or JSON-RPC, before or in the
      stream)
   6  protocol error: the bytes are not a valid A2A 1.0 stream (or not an
-     event stream at all), a rule broken under --strict, or a limit passed
+     event stream at all, or no bytes: an empty FILE or stdin), a rule
+     broken under --strict, or a limit passed
      (an event over 16 MiB, an artifact over 64 MiB, a run's artifacts
      over 256 MiB together)
   7  the input could not be read (a directory, a read error) or the server

@@ -174,7 +174,7 @@ func TestExitCodes(t *testing.T) {
 		{"canceled", nil, task + status("TASK_STATE_CANCELED"), exitFailed, ""},
 		{"rejected", nil, task + status("TASK_STATE_REJECTED"), exitFailed, ""},
 		{"auth required", nil, task + status("TASK_STATE_AUTH_REQUIRED"), exitInterrupted, ""},
-		{"empty", nil, "", exitTruncated, "truncated"},
+		{"empty", nil, "", exitProtocol, "empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

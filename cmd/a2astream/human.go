@@ -271,7 +271,7 @@ func (h *human) summary(res *reconstruct.Result) {
 	}
 	if res.Answer != nil {
 		n := len(res.Answer.Citations)
-		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " bytes, " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + string(res.Answer.ArtifactID) + ")")
+		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " byte" + plural(len(res.Answer.Text())) + ", " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + string(res.Answer.ArtifactID) + ")")
 	}
 	if th := res.Thinking(); len(th) > 0 {
 		h.errLine("   thinking: " + strconv.Itoa(len(th)) + " artifact" + plural(len(th)))
@@ -371,22 +371,7 @@ func indent(s string) string {
 func describeError(err error) string {
 	var api *parser.APIError
 	if errors.As(err, &api) {
-		var b strings.Builder
-		b.WriteString("the server answered with an error")
-		if api.Binding != 0 {
-			b.WriteString(" (" + api.Binding.String() + ")")
-		}
-		b.WriteString(": code " + strconv.FormatInt(api.Code, 10))
-		if api.Status != "" {
-			b.WriteString(", status " + api.Status)
-		}
-		if api.Reason != "" {
-			b.WriteString(", reason " + api.Reason)
-		}
-		if api.Message != "" {
-			b.WriteString(": " + api.Message)
-		}
-		return b.String()
+		return describeAPIError(api)
 	}
 	var httpErr *reconstruct.HTTPError
 	if errors.As(err, &httpErr) {
@@ -397,4 +382,34 @@ func describeError(err error) string {
 		return s
 	}
 	return err.Error()
+}
+
+// describeAPIError says what the server's error is: its binding, its code
+// with the REST status ("401 UNAUTHENTICATED", or "code -32001" without a
+// status), its reason when it is not the status again, and its message.
+func describeAPIError(api *parser.APIError) string {
+	var b strings.Builder
+	b.WriteString("the server answered with an error")
+	if api.Binding != 0 {
+		b.WriteString(" (" + api.Binding.String() + ")")
+	}
+	code := ""
+	switch {
+	case api.Status != "" && api.Code != 0:
+		code = strconv.FormatInt(api.Code, 10) + " " + api.Status
+	case api.Status != "":
+		code = api.Status
+	case api.Code != 0:
+		code = "code " + strconv.FormatInt(api.Code, 10)
+	}
+	if api.Reason != "" && api.Reason != api.Status {
+		code += " (" + api.Reason + ")"
+	}
+	if code = strings.TrimSpace(code); code != "" {
+		b.WriteString(": " + code)
+	}
+	if api.Message != "" {
+		b.WriteString(": " + api.Message)
+	}
+	return b.String()
 }

@@ -111,6 +111,8 @@ func errorType(err error) string {
 		return "io"
 	case errors.As(err, &sig):
 		return "interrupted"
+	case errors.Is(err, errEmptyInput):
+		return "empty"
 	}
 	return ""
 }

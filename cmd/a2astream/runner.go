@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/a2astream/a2astream/citations"
@@ -277,10 +278,26 @@ func (e *ioError) Unwrap() error { return e.err }
 // interruptError is the cause of a run that a signal ended.
 type interruptError struct{ sig os.Signal }
 
-func (e *interruptError) Error() string { return "interrupted by " + e.sig.String() }
+func (e *interruptError) Error() string { return "interrupted (" + signalName(e.sig) + ")" }
+
+// signalName names a signal as people know it: SIGINT, SIGTERM.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// errEmptyInput is the error of a FILE or stdin that holds no byte: no
+// stream at all, rather than one cut before the run ended.
+var errEmptyInput = errors.New("empty input")
 
 // local reads a FILE or stdin. A read error ends the run as a cut one
-// would, and the run's error is then an *ioError (exit 7) around it.
+// would, and the run's error is then an *ioError (exit 7) around it; an
+// input with no byte is errEmptyInput (exit 6).
 func (r *runner) local() error {
 	var src io.Reader = r.stdin
 	if r.cfg.source != "-" {
@@ -307,9 +324,13 @@ func (r *runner) local() error {
 			r.feed(p)
 		})
 	}
-	if err != nil && n == 0 && r.ctx.Err() == nil {
-		// Nothing could be read (a directory): no stream to show.
-		return &ioError{err}
+	if n == 0 && r.ctx.Err() == nil {
+		// Nothing could be read (a directory), or there was nothing: no
+		// stream to show.
+		if err != nil {
+			return &ioError{err}
+		}
+		return errEmptyInput
 	}
 	r.end(err)
 	if err != nil && r.ctx.Err() == nil && errors.Is(r.runErr, err) {

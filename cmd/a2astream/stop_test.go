@@ -177,7 +177,7 @@ func TestInterrupt(t *testing.T) {
 		srv := stallingAgent(t, join(fs[:3]))
 		got := interruptRun(t, []string{"-m", "hi", srv.URL + "/a2a"}, nil, func(out, _ string) bool { return strings.HasPrefix(out, "Asthme intermittent") })
 		assert.Equal(t, exitTruncated, got.code, "exit code")
-		for _, want := range []string{"interrupted by interrupt", "resume with: a2astream --subscribe " + taskID + " --last-event-id 3 URL"} {
+		for _, want := range []string{"interrupted (SIGINT)", "resume with: a2astream --subscribe " + taskID + " --last-event-id 3 URL"} {
 			assert.Contains(t, got.stderr, want, "stderr")
 		}
 	})
@@ -190,7 +190,7 @@ func TestInterrupt(t *testing.T) {
 		assert.Equal(t, exitTruncated, got.code, "exit code")
 		doc := jsonDoc(t, got.stdout)
 		if assert.NotNil(t, doc.Error, "the truncation by the signal after event 3") {
-			assert.Equal(t, errorDoc{Type: "truncated", Cause: "interrupted by interrupt", TaskID: taskID, LastEventID: "3"},
+			assert.Equal(t, errorDoc{Type: "truncated", Cause: "interrupted (SIGINT)", TaskID: taskID, LastEventID: "3"},
 				errorDoc{Type: doc.Error.Type, Cause: doc.Error.Cause, TaskID: doc.Error.TaskID, LastEventID: doc.Error.LastEventID},
 				"the truncation by the signal after event 3")
 		}
@@ -212,7 +212,7 @@ func TestInterrupt(t *testing.T) {
 		doc := jsonDoc(t, got.stdout)
 		if assert.NotNil(t, doc.Error, "the interruption") {
 			assert.Equal(t, "interrupted", doc.Error.Type, "error type")
-			assert.Equal(t, "interrupted by interrupt", doc.Error.Message, "error message")
+			assert.Equal(t, "interrupted (SIGINT)", doc.Error.Message, "error message")
 		}
 	})
 	t.Run("stdin", func(t *testing.T) {
@@ -222,7 +222,7 @@ func TestInterrupt(t *testing.T) {
 		got := interruptRun(t, []string{"-"}, pr, func(out, _ string) bool { return strings.HasPrefix(out, "Asthme intermittent") })
 		assert.Equal(t, exitTruncated, got.code, "exit code")
 		assert.Contains(t, got.stderr, "resume with: a2astream --subscribe "+taskID+" --last-event-id 3", "stderr: the resume hint")
-		assert.Contains(t, got.stderr, "interrupted by interrupt", "stderr: the cause")
+		assert.Contains(t, got.stderr, "interrupted (SIGINT)", "stderr: the cause")
 	})
 }
 
@@ -245,7 +245,7 @@ func TestInterruptProcess(t *testing.T) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "wait; stderr:\n%s", errw.String())
 	require.Equal(t, exitTruncated, exit.ExitCode(), "exit code; stderr:\n%s", errw.String())
-	for _, want := range []string{"interrupted by interrupt", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3 URL"} {
+	for _, want := range []string{"interrupted (SIGINT)", "resume with: a2astream --subscribe task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62 --last-event-id 3 URL"} {
 		assert.Contains(t, errw.String(), want, "stderr")
 	}
 }

@@ -185,6 +185,8 @@ func TestReduceEnds(t *testing.T) {
 			assert.NotEmpty(t, te.TaskID)
 			assert.Nil(t, te.Cause)
 			assert.NotErrorIs(t, err, io.EOF)
+			assert.Equal(t, int64(-1), te.Offset, "a2a-go's client counts no bytes")
+			assert.NotContains(t, err.Error(), "bytes", "no byte count where none is known")
 		}},
 		{"transport error", seqOf(cut, reset), func(t *testing.T, res *reconstruct.Result, err error) {
 			var te *reconstruct.TruncatedError

@@ -23,7 +23,7 @@ import (
 // parse: a2a-go does not tell these apart), is a
 // *reconstruct.TruncatedError: its TaskID is the task to subscribe to again
 // (a2a-go's client gives no SSE ids, so LastEventID is "", nor byte
-// counts, so Offset is 0), its Cause that error. An error that
+// counts, so Offset is -1), its Cause that error. An error that
 // is a2a-go's protocol error (an *a2a.Error, or one of a2a's error
 // sentinels, such as the server's error sent inside the stream) ends the
 // run as the server's error does on the byte path: a
@@ -96,7 +96,7 @@ func (d *driver) run(seq iter.Seq2[a2a.Event, error], each func() bool) bool {
 	if !ok {
 		return false
 	}
-	d.r.Finish(0, cause)
+	d.r.Finish(-1, cause)
 	return each == nil || each()
 }
 
@@ -224,7 +224,7 @@ func (r *Run) TaskID() string { return r.d.r.Result().TaskID }
 func (r *Run) Close() (*reconstruct.Result, error) {
 	if !r.closed {
 		r.closed = true
-		r.d.r.Finish(0, r.cause)
+		r.d.r.Finish(-1, r.cause)
 	}
 	return r.d.r.Result(), r.d.r.Err()
 }

@@ -61,6 +61,8 @@ func TestRunCloses(t *testing.T) {
 	require.ErrorAs(t, err, &te)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, res.TaskID, te.TaskID)
+	assert.Equal(t, int64(-1), te.Offset, "a2a-go's client counts no bytes")
+	assert.NotContains(t, err.Error(), "bytes", "no byte count where none is known")
 	assert.True(t, run.Read(seqOf(events[3:], nil)), "Read after Close")
 	again, err2 := run.Close()
 	assert.Same(t, res, again)
