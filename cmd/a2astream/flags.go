@@ -45,7 +45,14 @@ the end adds the answer with its citations as footnotes: stdout holds only
 what you would paste. Everything else goes to stderr: state changes and
 status messages, the line that marks narration as thinking, notes, the
 final state and the usage. Colour is used on a terminal unless NO_COLOR is
-set.
+set. On a terminal, every control character the agent sent, except
+newline and tab, is shown visibly (ESC as ␛, BEL as ␇, CSI as \u009b,
+invalid UTF-8 as U+FFFD), and --json, --frames and --events write them as
+JSON escapes (\u001b, \u009b); a file or pipe gets the agent's bytes
+exactly. Each of stdout and stderr follows this rule on its own.
+      --raw           pass the control characters the agent sent to a
+                      terminal as they are (escape sequences included)
+      --visible       show them visibly in a file or pipe too
 
 Playback:
       --demo          play the bundled samples: narration closed as thinking,
@@ -142,6 +149,9 @@ type config struct {
 	timeout     time.Duration
 	strict      bool
 	unit        string
+	// controls is --raw or --visible: how the control characters the
+	// agent sent are shown.
+	controls controls
 }
 
 // isURL reports whether the source is an HTTP(S) URL.
@@ -169,12 +179,14 @@ func parseArgs(args []string) (*config, error) {
 		idleTimeout: httpstream.DefaultIdleTimeout, timeout: httpstream.DefaultTimeout}
 	fs := flag.NewFlagSet("a2astream", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var jsonOut, frames, events, help bool
+	var jsonOut, frames, events, help, raw, visible bool
 	speed := fs.String("speed", "", "")
 	fs.BoolVar(&jsonOut, "json", false, "")
 	fs.BoolVar(&frames, "frames", false, "")
 	fs.BoolVar(&events, "events", false, "")
 	fs.BoolVar(&c.demo, "demo", false, "")
+	fs.BoolVar(&raw, "raw", false, "")
+	fs.BoolVar(&visible, "visible", false, "")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 	fs.Var(headerList{&c.headers}, "H", "")
@@ -242,6 +254,14 @@ func parseArgs(args []string) (*config, error) {
 		c.mode = modeEvents
 	}
 
+	switch {
+	case raw && visible:
+		return nil, errors.New("--raw and --visible exclude each other")
+	case raw:
+		c.controls = controlsRaw
+	case visible:
+		c.controls = controlsVisible
+	}
 	if c.demo && c.source != "" {
 		return nil, errors.New("--demo plays the bundled sample and takes no source")
 	}

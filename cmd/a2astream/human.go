@@ -44,10 +44,15 @@ const thinkingPrefix = "[thinking] "
 // on a terminal. Text already known to be thinking when it arrives goes to
 // stderr, dimmed on a terminal, and with each line prefixed "[thinking] "
 // otherwise. When stdout and stderr go to one place, a line on either first
-// ends the other's open line, so that lines never run together.
+// ends the other's open line, so that lines never run together. All that
+// the agent sent (texts, ids, messages, errors that quote them) goes
+// through the stream's screen, which on a terminal shows its control
+// characters visibly; the tool's own styles are added around it.
 type human struct {
 	out, errw          io.Writer
 	outColor, errColor bool
+	// outScreen and errScreen show the agent's data on stdout and stderr.
+	outScreen, errScreen screen
 	// shared is true when stdout and stderr go to the same terminal, file
 	// or pipe: a line on one then first ends the open line on the other.
 	shared bool
@@ -62,9 +67,9 @@ type human struct {
 	notes     int
 }
 
-func newHuman(out, errw io.Writer, outColor, errColor, shared bool) *human {
+func newHuman(out, errw io.Writer, outColor, errColor, shared bool, outScreen, errScreen screen) *human {
 	return &human{out: out, errw: errw, outColor: outColor, errColor: errColor, shared: shared,
-		plain: make(map[*reconstruct.Artifact]bool)}
+		outScreen: outScreen, errScreen: errScreen, plain: make(map[*reconstruct.Artifact]bool)}
 }
 
 func (h *human) frame(*sse.Frame, *parser.Event, error) {}
@@ -139,7 +144,7 @@ func (h *human) update(u *reconstruct.Update) {
 		line := h.stateName(u.State)
 		if u.Message != nil {
 			if t := messageText(u.Message); t != "" {
-				line += " " + indent(t)
+				line += " " + indent(h.errScreen.str(t))
 			}
 		}
 		h.errLine(line)
@@ -167,7 +172,7 @@ func (h *human) text(a *reconstruct.Artifact, t []byte, replaced bool) {
 	if !a.Thinking {
 		h.toOut()
 		h.plain[a] = true
-		h.out.Write(t)
+		h.out.Write(h.outScreen.bytes(t))
 		h.midLine = t[len(t)-1] != '\n'
 		return
 	}
@@ -184,12 +189,12 @@ func (h *human) text(a *reconstruct.Artifact, t []byte, replaced bool) {
 		}
 		if h.errColor {
 			body := bytes.TrimSuffix(line, []byte("\n"))
-			io.WriteString(h.errw, style(true, ansiDim, string(body)))
+			io.WriteString(h.errw, style(true, ansiDim, string(h.errScreen.bytes(body))))
 			if len(body) < len(line) {
 				io.WriteString(h.errw, "\n")
 			}
 		} else {
-			h.errw.Write(line)
+			h.errw.Write(h.errScreen.bytes(line))
 		}
 		h.errMid = line[len(line)-1] != '\n'
 	}
@@ -213,9 +218,10 @@ func (h *human) stateName(s parser.TaskState) string {
 	return style(h.errColor, code, name)
 }
 
+// note tells msg, which may quote the agent's data, on stderr.
 func (h *human) note(msg string) {
 	h.notes++
-	h.errLine(style(h.errColor, ansiYellow, "↻ "+msg))
+	h.errLine(style(h.errColor, ansiYellow, "↻ "+h.errScreen.str(msg)))
 }
 
 // finish shows the answer with its citations, then the final state, the
@@ -227,27 +233,28 @@ func (h *human) finish(res *reconstruct.Result, err error) {
 		a := res.Answer
 		h.errLine(style(h.errColor, ansiDim, "── answer with citations ──"))
 		io.WriteString(h.out, "\n")
-		out := citations.AppendRender(nil, a.Text(), a.Citations, citations.Footnotes)
+		text := a.Text()
+		out := citations.AppendRender(nil, text, outsideSequences(text, a.Citations), citations.Footnotes)
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, '\n')
 		}
-		h.out.Write(out)
+		h.out.Write(h.outScreen.bytes(out))
 		for i := range a.Citations {
-			io.WriteString(h.out, style(h.outColor, ansiDim, citedLine(&a.Citations[i]))+"\n")
+			io.WriteString(h.out, style(h.outColor, ansiDim, h.outScreen.str(citedLine(&a.Citations[i])))+"\n")
 		}
 	}
 	if res != nil {
 		h.summary(res)
 	}
 	if err != nil {
-		h.errLine(style(h.errColor, ansiRed+ansiBold, "error: ") + describeError(err))
+		h.errLine(style(h.errColor, ansiRed+ansiBold, "error: ") + h.errScreen.str(describeError(err)))
 		var trunc *reconstruct.TruncatedError
 		if errors.As(err, &trunc) && len(trunc.TaskID) > 0 {
 			hint := "resume with: a2astream --subscribe " + string(trunc.TaskID)
 			if len(trunc.LastEventID) > 0 {
 				hint += " --last-event-id " + string(trunc.LastEventID)
 			}
-			h.errLine("  " + hint + " URL")
+			h.errLine("  " + h.errScreen.str(hint) + " URL")
 		}
 	}
 }
@@ -261,33 +268,33 @@ func (h *human) summary(res *reconstruct.Result) {
 		b.WriteString(style(h.errColor, ansiGreen, "● direct message reply"))
 	}
 	if len(res.TaskID) > 0 {
-		b.WriteString("  task " + string(res.TaskID))
+		b.WriteString("  task " + h.errScreen.str(string(res.TaskID)))
 	}
 	h.errLine("── final: " + b.String())
 	if res.StatusMessage != nil && res.State != parser.TaskStateWorking {
 		if t := messageText(res.StatusMessage); t != "" {
-			h.errLine("   message: " + indent(t))
+			h.errLine("   message: " + indent(h.errScreen.str(t)))
 		}
 	}
 	if res.Answer != nil {
 		n := len(res.Answer.Citations)
-		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " byte" + plural(len(res.Answer.Text())) + ", " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + string(res.Answer.ArtifactID) + ")")
+		h.errLine("   answer: " + strconv.Itoa(len(res.Answer.Text())) + " byte" + plural(len(res.Answer.Text())) + ", " + strconv.Itoa(n) + " citation" + plural(n) + " (artifact " + h.errScreen.str(string(res.Answer.ArtifactID)) + ")")
 	}
 	if th := res.Thinking(); len(th) > 0 {
 		h.errLine("   thinking: " + strconv.Itoa(len(th)) + " artifact" + plural(len(th)))
 	}
 	if u := res.Usage; u != nil {
-		h.errLine("   usage: " + usageLine(u))
+		h.errLine("   usage: " + h.errScreen.str(usageLine(u)))
 	}
 	if len(res.LastEventID) > 0 {
-		h.errLine("   last event id: " + string(res.LastEventID))
+		h.errLine("   last event id: " + h.errScreen.str(string(res.LastEventID)))
 	}
 	for i := range res.Diagnostics {
-		h.errLine(style(h.errColor, ansiYellow, "   diagnostic: ") + res.Diagnostics[i].Error())
+		h.errLine(style(h.errColor, ansiYellow, "   diagnostic: ") + h.errScreen.str(res.Diagnostics[i].Error()))
 	}
 	if res.Answer != nil {
 		for i := range res.Answer.CitationDiagnostics {
-			h.errLine(style(h.errColor, ansiYellow, "   citation: ") + res.Answer.CitationDiagnostics[i].Error())
+			h.errLine(style(h.errColor, ansiYellow, "   citation: ") + h.errScreen.str(res.Answer.CitationDiagnostics[i].Error()))
 		}
 	}
 }

@@ -89,15 +89,23 @@ func writeJSON(w io.Writer, v any, indent bool) {
 	}
 }
 
-// jsonOutput prints the final result as one JSON document.
-type jsonOutput struct{ w, errw io.Writer }
+// jsonOutput prints the final result as one JSON document; its notes on
+// stderr show the agent's data through errScreen.
+type jsonOutput struct {
+	w         *jsonScreen
+	errw      io.Writer
+	errScreen screen
+}
 
 func (o *jsonOutput) update(*reconstruct.Update)             {}
 func (o *jsonOutput) frame(*sse.Frame, *parser.Event, error) {}
-func (o *jsonOutput) note(msg string)                        { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
+func (o *jsonOutput) note(msg string) {
+	io.WriteString(o.errw, "a2astream: "+o.errScreen.str(msg)+"\n")
+}
 func (o *jsonOutput) finish(res *reconstruct.Result, err error) {
 	// Streamed: the document of a large run is not built in memory.
 	resultjson.Write(o.w, res, err, &resultjson.Options{Indent: true, ErrorType: errorType})
+	o.w.Flush()
 }
 
 // errorType names the errors of the tool itself for the "error" member of
@@ -226,14 +234,19 @@ func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 // lineOutput prints frames (--frames) or decoded events (--events), one
 // JSON line each; a frame that does not decode, and a lexing error, are an
 // --events line of kind "DecodeError" (a --frames line of that kind for
-// lexing errors).
+// lexing errors). Its notes and errors on stderr show the agent's data
+// through errScreen.
 type lineOutput struct {
-	w, errw io.Writer
-	events  bool
+	w         *jsonScreen
+	errw      io.Writer
+	errScreen screen
+	events    bool
 }
 
 func (o *lineOutput) update(*reconstruct.Update) {}
-func (o *lineOutput) note(msg string)            { io.WriteString(o.errw, "a2astream: "+msg+"\n") }
+func (o *lineOutput) note(msg string) {
+	io.WriteString(o.errw, "a2astream: "+o.errScreen.str(msg)+"\n")
+}
 
 func (o *lineOutput) frame(f *sse.Frame, ev *parser.Event, decErr error) {
 	if f == nil {
@@ -263,6 +276,7 @@ func (o *lineOutput) frame(f *sse.Frame, ev *parser.Event, decErr error) {
 }
 
 func (o *lineOutput) finish(res *reconstruct.Result, err error) {
+	defer o.w.Flush()
 	if err == nil {
 		return
 	}
@@ -270,5 +284,5 @@ func (o *lineOutput) finish(res *reconstruct.Result, err error) {
 		// The stream never started: the error is the only output.
 		writeJSON(o.w, &eventDoc{Kind: "Error", Error: errorMember(err)}, false)
 	}
-	io.WriteString(o.errw, "a2astream: "+describeError(err)+"\n")
+	io.WriteString(o.errw, "a2astream: "+o.errScreen.str(describeError(err))+"\n")
 }

@@ -46,17 +46,23 @@ type env struct {
 }
 
 func main() {
-	e := env{
-		getenv:    os.Getenv,
-		stdinTTY:  isTerminal(os.Stdin),
-		stdoutTTY: isTerminal(os.Stdout),
-		stderrTTY: isTerminal(os.Stderr),
-		sleep:     time.Sleep,
-		client:    &http.Client{},
-		signals:   notifySignals(),
-	}
-	e.sameOutput = sameFile(os.Stdout, os.Stderr)
+	e := fileEnv(os.Stdin, os.Stdout, os.Stderr)
+	e.signals = notifySignals()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, e))
+}
+
+// fileEnv is the environment of a process whose standard streams are
+// stdin, stdout and stderr, with no signals.
+func fileEnv(stdin, stdout, stderr *os.File) env {
+	return env{
+		getenv:     os.Getenv,
+		stdinTTY:   isTerminal(stdin),
+		stdoutTTY:  isTerminal(stdout),
+		stderrTTY:  isTerminal(stderr),
+		sleep:      time.Sleep,
+		client:     &http.Client{},
+		sameOutput: sameFile(stdout, stderr),
+	}
 }
 
 // notifySignals returns a channel that delivers the first SIGINT or
@@ -81,12 +87,6 @@ func sameFile(a, b *os.File) bool {
 	}
 	bi, err := b.Stat()
 	return err == nil && os.SameFile(ai, bi)
-}
-
-// isTerminal reports whether f is a character device, as a terminal is.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // run is the whole command: it parses args, reads the stream and writes

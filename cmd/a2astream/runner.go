@@ -82,16 +82,17 @@ func (r *runner) reset() {
 	r.stream = reconstruct.NewStream(r.options())
 	r.lx, r.dec, r.res, r.runErr, r.attempts = nil, nil, nil, nil, 0
 	noColor := r.e.getenv("NO_COLOR") != ""
+	outScreen, errScreen := r.cfg.controls.screen(r.e.stdoutTTY), r.cfg.controls.screen(r.e.stderrTTY)
 	switch r.cfg.mode {
 	case modeJSON:
-		r.out = &jsonOutput{w: r.stdout, errw: r.stderr}
+		r.out = &jsonOutput{w: &jsonScreen{w: r.stdout, escape: outScreen.escape}, errw: r.stderr, errScreen: errScreen}
 	case modeFrames, modeEvents:
-		r.out = &lineOutput{w: r.stdout, errw: r.stderr, events: r.cfg.mode == modeEvents}
+		r.out = &lineOutput{w: &jsonScreen{w: r.stdout, escape: outScreen.escape}, errw: r.stderr, errScreen: errScreen, events: r.cfg.mode == modeEvents}
 		r.lx = sse.NewLexer(nil)
 		r.dec = parser.NewDecoder()
 	default:
 		shared := r.e.sameOutput || r.e.stdoutTTY && r.e.stderrTTY || sameWriter(r.stdout, r.stderr)
-		r.out = newHuman(r.stdout, r.stderr, r.e.stdoutTTY && !noColor, r.errColor(), shared)
+		r.out = newHuman(r.stdout, r.stderr, r.e.stdoutTTY && !noColor, r.errColor(), shared, outScreen, errScreen)
 	}
 }
 

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/citations"
+)
+
+// TestAppendVisible checks the sign of each kind of character, and that
+// showing a text in pieces cut between characters gives the same as
+// showing it whole.
+func TestAppendVisible(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"printable, newline and tab", "a b\n\tc é 🦶 \uFFFD", "a b\n\tc é 🦶 \uFFFD"},
+		{"ESC, BEL, CR, NUL", "\x1b]0;x\x07\r\x00", "␛]0;x␇␍␀"},
+		{"every C0 but newline and tab", "\x01\x08\x0b\x0c\x1f", "␁␈␋␌␟"},
+		{"DEL", "a\x7fb", "a␡b"},
+		{"C1", "\u0080 \u009b2J \u009f", `\u0080 \u009b2J \u009f`},
+		{"a C1 byte alone", "a\x9bb", "a\uFFFDb"},
+		{"a truncated sequence is one U+FFFD", "A\xe2\x82 B", "A\uFFFD B"},
+		{"a lone surrogate is three", "\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"},
+		{"U+00A0 and above are characters", "\u00a0\u00ff", "\u00a0\u00ff"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(appendVisible(nil, []byte(tt.in))))
+			if !utf8.ValidString(tt.in) {
+				return
+			}
+			var pieces []byte
+			for _, r := range tt.in {
+				pieces = appendVisible(pieces, []byte(string(r)))
+			}
+			assert.Equal(t, tt.want, string(pieces), "shown one character at a time")
+		})
+	}
+}
+
+// TestOutsideSequences checks where a footnote marker goes: after the
+// whole escape sequence that its offset falls in, for every family, and
+// where it was when it is outside all of them.
+func TestOutsideSequences(t *testing.T) {
+	tests := []struct {
+		name string
+		text string // § marks each citation's offset, removed
+		want string // § marks where each marker goes
+	}{
+		{"no sequence", "a§b§c", "a§b§c"},
+		{"CSI", "a\x1b[2§J b", "a\x1b[2J§ b"},
+		{"CSI with intermediates", "a\x1b[?2§5h b", "a\x1b[?25h§ b"},
+		{"C1 CSI", "a\u009b3§1m b", "a\u009b31m§ b"},
+		{"OSC 0 ends at BEL", "a\x1b]0;PW§NED\x07 b", "a\x1b]0;PWNED\x07§ b"},
+		{"OSC 8 ends at ESC backslash", "a\x1b]8;;https://e§vil\x1b\\x", "a\x1b]8;;https://evil\x1b\\§x"},
+		{"OSC 52", "a\x1b]52;c;ZX§ZpbA==\x07b", "a\x1b]52;c;ZXZpbA==\x07§b"},
+		{"C1 OSC ends at ST", "a\u009d0;x§y\u009cb", "a\u009d0;xy\u009c§b"},
+		{"DCS", "a\x1bP1$§qm\x1b\\b", "a\x1bP1$qm\x1b\\§b"},
+		{"APC", "a\x1b_G§f=1\x1b\\b", "a\x1b_Gf=1\x1b\\§b"},
+		{"CAN cancels a string", "a\x1b]0;x§\x18b", "a\x1b]0;x\x18§b"},
+		{"another ESC ends a string", "a\x1b]0;x§\x1b[1mb", "a\x1b]0;x§\x1b[1mb"},
+		{"a string without end runs to the end", "a\x1b]0;x§yz", "a\x1b]0;xyz§"},
+		{"charset designation", "a\x1b(§B b", "a\x1b(B§ b"},
+		{"two-byte escape", "a\x1b§7 b", "a\x1b7§ b"},
+		{"a bare ESC at the end", "a\x1b§", "a\x1b§"},
+		{"between C2 and its C1 byte", "a\xc2§\x85b", "a\u0085§b"},
+		{"at the start of a sequence stays", "a§\x1b[2Jb", "a§\x1b[2Jb"},
+		{"two markers in one sequence", "a\x1b]0;§x§y\x07b", "a\x1b]0;xy\x07§§b"},
+		{"a marker after a moved one", "\x1b[§2J§\x1b[§1m", "\x1b[2J§§\x1b[1m§"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parts := strings.Split(tt.text, "§")
+			text := strings.Join(parts, "")
+			var cites []citations.Resolved
+			at := 0
+			for i, p := range parts[:len(parts)-1] {
+				at += len(p)
+				cites = append(cites, citations.Resolved{Number: i + 1})
+				cites[i].ByteOffset = at
+			}
+			orig := append([]citations.Resolved(nil), cites...)
+			got := outsideSequences([]byte(text), cites)
+			assert.Equal(t, orig, cites, "the caller's citations are not changed")
+			out := citations.AppendRenderFunc(nil, []byte(text), got, func(dst []byte, _ *citations.Resolved) []byte { return append(dst, "§"...) })
+			assert.Equal(t, tt.want, string(out))
+		})
+	}
+}
+
+// TestJSONScreen writes JSON lines with C1 characters and DEL through a
+// jsonScreen in two writes cut at every byte: the output is the same
+// whatever the cut, holds no C1 character or DEL, and decodes to the same
+// value.
+func TestJSONScreen(t *testing.T) {
+	value := map[string]string{"text": "a\u009b31m b\x7f c\u0085 é \u00c2\u0080"}
+	doc, err := json.Marshal(value)
+	require.NoError(t, err)
+	var whole bytes.Buffer
+	j := &jsonScreen{w: &whole, escape: true}
+	_, err = j.Write(doc)
+	require.NoError(t, err)
+	require.NoError(t, j.Flush())
+	for _, bad := range []string{"\u009b", "\u0085", "\u0080", "\x7f"} {
+		assert.NotContains(t, whole.String(), bad)
+	}
+	var back map[string]string
+	require.NoError(t, json.Unmarshal(whole.Bytes(), &back), whole.String())
+	assert.Empty(t, cmp.Diff(value, back))
+	for cut := range len(doc) + 1 {
+		var got bytes.Buffer
+		j := &jsonScreen{w: &got, escape: true}
+		_, err := j.Write(doc[:cut])
+		require.NoError(t, err)
+		_, err = j.Write(doc[cut:])
+		require.NoError(t, err)
+		require.NoError(t, j.Flush())
+		require.Equal(t, whole.String(), got.String(), "cut at %d", cut)
+	}
+	var plain bytes.Buffer
+	_, err = (&jsonScreen{w: &plain}).Write(doc)
+	require.NoError(t, err)
+	assert.Equal(t, string(doc), plain.String(), "without escape the bytes are as written")
+}
+
+// TestControlsFlags checks --raw and --visible, which exclude each other.
+func TestControlsFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want controls
+	}{{nil, controlsAuto}, {[]string{"--raw"}, controlsRaw}, {[]string{"--visible"}, controlsVisible}} {
+		c, err := parseArgs(append(tt.args, "f.sse"))
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, c.controls, "%v", tt.args)
+	}
+	_, err := parseArgs([]string{"--raw", "--visible", "f.sse"})
+	assert.EqualError(t, err, "--raw and --visible exclude each other")
+	assert.Equal(t, screen{escape: true}, controlsAuto.screen(true))
+	assert.Equal(t, screen{}, controlsAuto.screen(false))
+	assert.Equal(t, screen{}, controlsRaw.screen(true))
+	assert.Equal(t, screen{escape: true}, controlsVisible.screen(false))
+}
