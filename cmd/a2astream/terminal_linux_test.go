@@ -111,20 +111,23 @@ func checkShown(t *testing.T, screen []byte, styled bool) {
 var ownStyles = regexp.MustCompile("\x1b\\[(?:0|1|2|31|32|33|36)m")
 
 // ptyRun runs the command in this process with stdout and stderr on a
-// pseudo-terminal (or stdout on outFile when it is not nil), the
-// terminals found as main finds them, and returns what the terminal
-// received.
-func ptyRun(t *testing.T, args []string, stdin string, noColor bool, outFile *os.File) ([]byte, int) {
+// pseudo-terminal (stdout on outFile, stderr on errFile, when they are not
+// nil), the terminals found as main finds them, and returns what the
+// terminal received.
+func ptyRun(t *testing.T, args []string, stdin string, noColor bool, outFile, errFile *os.File) ([]byte, int) {
 	t.Helper()
 	p := openPTY(t)
-	out := p.tty
+	out, errw := p.tty, p.tty
 	if outFile != nil {
 		out = outFile
+	}
+	if errFile != nil {
+		errw = errFile
 	}
 	in, err := os.Open(os.DevNull)
 	require.NoError(t, err)
 	defer in.Close()
-	e := fileEnv(in, out, p.tty)
+	e := fileEnv(in, out, errw)
 	e.getenv = func(k string) string {
 		if k == "NO_COLOR" && noColor {
 			return "1"
@@ -132,7 +135,7 @@ func ptyRun(t *testing.T, args []string, stdin string, noColor bool, outFile *os
 		return ""
 	}
 	e.jitter = -1
-	code := run(args, strings.NewReader(stdin), out, p.tty, e)
+	code := run(args, strings.NewReader(stdin), out, errw, e)
 	return p.screen(t), code
 }
 
@@ -183,7 +186,7 @@ func TestTerminalShowsControls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			payload := strings.Join(tc.deltas, "")
 			for name, stream := range hostileRuns(tc.deltas, tc.at, payload) {
-				screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, stream, true, nil)
+				screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, stream, true, nil, nil)
 				checkShown(t, screen, false)
 				if name == "completed" {
 					assert.Equal(t, exitOK, code, "exit code:\n%s", screen)
@@ -196,7 +199,7 @@ func TestTerminalShowsControls(t *testing.T) {
 	}
 	t.Run("colours", func(t *testing.T) {
 		tc := controlCases()[len(controlCases())-4] // the text
-		screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, tc.deltas[0])["completed"], false, nil)
+		screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, tc.deltas[0])["completed"], false, nil, nil)
 		assert.Equal(t, exitOK, code)
 		assert.Contains(t, string(screen), ansiGreen+"● TASK_STATE_COMPLETED"+ansiReset, "the tool's own colours")
 		checkShown(t, screen, true)
@@ -217,7 +220,7 @@ func TestTerminalOnlyWhereATerminalIs(t *testing.T) {
 		if visible {
 			args = append(args, "--visible")
 		}
-		screen, code := ptyRun(t, args, stream, true, f)
+		screen, code := ptyRun(t, args, stream, true, f, nil)
 		require.NoError(t, f.Close())
 		require.Equal(t, exitOK, code, "%s", screen)
 		checkShown(t, screen, false)
@@ -234,6 +237,24 @@ func TestTerminalOnlyWhereATerminalIs(t *testing.T) {
 	}
 }
 
+// TestTerminalStderrFile sends stderr to a file and stdout to a
+// pseudo-terminal: the terminal shows the text visibly, the file gets the
+// status messages as sent.
+func TestTerminalStderrFile(t *testing.T) {
+	tc := controlCases()[len(controlCases())-2] // a sequence split across deltas
+	payload := strings.Join(tc.deltas, "")
+	f, err := os.Create(filepath.Join(t.TempDir(), "err.txt"))
+	require.NoError(t, err)
+	screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, payload)["completed"], true, nil, f)
+	require.NoError(t, f.Close())
+	require.Equal(t, exitOK, code, "%s", screen)
+	checkShown(t, screen, false)
+	assert.True(t, strings.HasPrefix(string(screen), "hi ␛]0;PWNED␇ end\n"), "the text shown: %q", screen)
+	errText, err := os.ReadFile(f.Name())
+	require.NoError(t, err)
+	assert.Contains(t, string(errText), "TASK_STATE_COMPLETED "+payload+"\n", "the status message as sent")
+}
+
 // TestTerminalRaw checks --raw: the agent's bytes reach the terminal as
 // sent, and the footnote marker still follows the whole sequence.
 func TestTerminalRaw(t *testing.T) {
@@ -243,7 +264,7 @@ func TestTerminalRaw(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			payload := strings.Join(tc.deltas, "")
-			screen, code := ptyRun(t, []string{"--raw", "--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, payload)["completed"], true, nil)
+			screen, code := ptyRun(t, []string{"--raw", "--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, payload)["completed"], true, nil, nil)
 			require.Equal(t, exitOK, code, "%q", screen)
 			assert.Contains(t, string(screen), "\n"+payload+"\n", "the streamed text as sent")
 			end := tc.at
@@ -267,7 +288,7 @@ func TestTerminalJSONOutputs(t *testing.T) {
 	for _, mode := range []string{"--json", "--frames", "--events"} {
 		for name, stream := range hostileRuns(tc.deltas, tc.at, tc.deltas[0]) {
 			t.Run(mode+" "+name, func(t *testing.T) {
-				screen, _ := ptyRun(t, []string{mode, "-"}, stream, false, nil)
+				screen, _ := ptyRun(t, []string{mode, "-"}, stream, false, nil, nil)
 				require.NotEmpty(t, screen)
 				checkShown(t, screen, false)
 			})

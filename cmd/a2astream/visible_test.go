@@ -146,3 +146,34 @@ func TestControlsFlags(t *testing.T) {
 	assert.Equal(t, screen{}, controlsRaw.screen(true))
 	assert.Equal(t, screen{escape: true}, controlsVisible.screen(false))
 }
+
+// FuzzVisible checks, for any text and offset: appendVisible gives valid
+// UTF-8 without a control character other than newline and tab, the same
+// whether the text is shown whole or in two pieces cut between
+// characters; outsideSequences never moves an offset back, and never
+// leaves one inside a sequence.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"hi \x1b]0;PWNED\x07 \x1b[2J\x1b]52;c;ZXZpbA==\x07 \u009b2J end", "a\x1bP1$qm\x1b\\b", "\x1b", "\xc2", "A\xe2\x82 B", "\x1b]8;;u\x1b\\x\x1b]8;;\x1b\\"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, at int) {
+		shown := appendVisible(nil, []byte(s))
+		require.True(t, utf8.Valid(shown), "%q", shown)
+		for _, r := range string(shown) {
+			require.False(t, r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f, "%U in %q", r, shown)
+		}
+		if cut := len(s) / 2; utf8.ValidString(s) {
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			require.Equal(t, string(shown), string(appendVisible(appendVisible(nil, []byte(s[:cut])), []byte(s[cut:]))))
+		}
+		at = max(at, 0) % (len(s) + 1)
+		cites := outsideSequences([]byte(s), []citations.Resolved{{TextPosition: citations.TextPosition{ByteOffset: at}}})
+		moved := cites[0].ByteOffset
+		require.GreaterOrEqual(t, moved, at)
+		for start, end := nextSequence([]byte(s), 0); start < len(s); start, end = nextSequence([]byte(s), end) {
+			require.False(t, start < moved && moved < end, "offset %d inside the sequence [%d, %d) of %q", moved, start, end, s)
+		}
+	})
+}
