@@ -334,7 +334,7 @@ var e2eClients = []e2eClient{
 	{"a2astream", func(tb testing.TB, hc *http.Client, base string, bi int) func() (int, error) {
 		c := &httpstream.Client{BaseURL: base, Binding: e2eBindings[bi].binding, HTTP: hc}
 		return func() (int, error) {
-			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Summarise the labs."})
+			run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "Summarise the labs."})
 			if err != nil {
 				return 0, err
 			}
@@ -401,7 +401,7 @@ func TestE2EClients(t *testing.T) {
 				base := url + "/" + mode + "/" + strconv.Itoa(n)
 				t.Run(mode+"/"+strconv.Itoa(n)+"/"+b.name, func(t *testing.T) {
 					c := &httpstream.Client{BaseURL: base, Binding: b.binding, HTTP: hc}
-					run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+					run, err := c.SendStreamingMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 					require.NoError(t, err)
 					res, err := run.Wait()
 					require.NoError(t, err)
@@ -459,7 +459,7 @@ func TestE2EClients(t *testing.T) {
 					got, err := e2eClients[1].new(t, mem, base, bi)()
 					require.NoError(t, err, "a2a-go in memory")
 					require.Equal(t, want.events, got)
-					mr, err := (&httpstream.Client{BaseURL: base, Binding: b.binding, HTTP: mem}).SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+					mr, err := (&httpstream.Client{BaseURL: base, Binding: b.binding, HTTP: mem}).SendStreamingMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 					require.NoError(t, err)
 					res, err = mr.Wait()
 					require.NoError(t, err)

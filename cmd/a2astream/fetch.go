@@ -91,9 +91,9 @@ func (r *runner) fetch() error {
 	var err error
 	switch {
 	case r.cfg.subscribe != "":
-		run, err = c.Subscribe(r.ctx, r.cfg.subscribe, r.cfg.lastID)
+		run, err = c.SubscribeToTask(r.ctx, r.cfg.subscribe, r.cfg.lastID)
 	case r.cfg.hasMessage:
-		run, err = c.SendMessage(r.ctx, &httpstream.UserMessage{Text: r.cfg.message, TaskID: r.cfg.taskID, ContextID: r.cfg.contextID})
+		run, err = c.SendStreamingMessage(r.ctx, &httpstream.UserMessage{Text: r.cfg.message, TaskID: r.cfg.taskID, ContextID: r.cfg.contextID})
 	default:
 		var req *http.Request
 		if req, err = r.request(); err != nil {

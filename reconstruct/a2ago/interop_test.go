@@ -89,7 +89,7 @@ func viaWire(t *testing.T, s *server, path string, msg string, opts *reconstruct
 		binding = parser.BindingJSONRPC
 	}
 	c := &httpstream.Client{BaseURL: s.URL + path, Binding: binding, Options: opts, Retries: -1}
-	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: msg})
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: msg})
 	require.NoError(t, err)
 	var ups []update
 	var runErr error

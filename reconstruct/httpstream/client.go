@@ -160,9 +160,10 @@ type Resubscription struct {
 	Err error
 }
 
-// UserMessage is the user message SendMessage sends, as one text part. Its ids
-// are strings, not the []byte of the package's results, as a caller types
-// them or reads them from its configuration.
+// UserMessage is the user message SendMessage and SendStreamingMessage
+// send, as one text part. Its ids are strings, not the []byte of the
+// package's results, as a caller types them or reads them from its
+// configuration.
 type UserMessage struct {
 	// Text is the message's text.
 	Text string
@@ -207,13 +208,13 @@ type (
 	}
 )
 
-// SendMessage sends m with message:stream (or SendStreamingMessage) and
-// returns the run once the server answered with an event stream. The error
+// SendStreamingMessage sends m with message:stream (or the JSON-RPC method
+// SendStreamingMessage) and returns the run once the server answered with an event stream. The error
 // is the server's *parser.APIError, a *reconstruct.HTTPError or
 // *reconstruct.NotEventStreamError for an answer that is no stream, the
 // transport's error, ErrIdleTimeout or ErrTimeout, or the context's cause;
 // the run is nil then. ctx bounds the whole run, not only this call.
-func (c *Client) SendMessage(ctx context.Context, m *UserMessage) (*Run, error) {
+func (c *Client) SendStreamingMessage(ctx context.Context, m *UserMessage) (*Run, error) {
 	id := m.MessageID
 	if id == "" {
 		id = NewID()
@@ -238,13 +239,14 @@ func (c *Client) SendMessage(ctx context.Context, m *UserMessage) (*Run, error) 
 	return c.start(ctx, req, m.TaskID, "")
 }
 
-// Subscribe follows the task taskID with tasks/{id}:subscribe (or
-// SubscribeToTask), sending lastEventID as Last-Event-ID unless it is "".
-// Its run and errors are SendMessage's; a drop before any event
+// SubscribeToTask follows the task taskID with tasks/{id}:subscribe (or
+// the JSON-RPC method SubscribeToTask), sending lastEventID as
+// Last-Event-ID unless it is "". Its run and errors are
+// SendStreamingMessage's; a drop before any event
 // resubscribes with taskID and lastEventID. The ids are strings, not the
 // []byte of the package's results, as a caller types them or reads them
 // from its configuration.
-func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Run, error) {
+func (c *Client) SubscribeToTask(ctx context.Context, taskID, lastEventID string) (*Run, error) {
 	req, err := c.subscribeRequest(taskID)
 	if err != nil {
 		return nil, err
@@ -255,7 +257,8 @@ func (c *Client) Subscribe(ctx context.Context, taskID, lastEventID string) (*Ru
 // Open sends req, a streaming call the caller built (a raw request body, a
 // GET of a stream), with the Client's headers added as for the other calls,
 // and reads its response as the run. After a drop it resubscribes at
-// BaseURL, unless BaseURL is "". Its run and errors are SendMessage's.
+// BaseURL, unless BaseURL is "". Its run and errors are
+// SendStreamingMessage's.
 func (c *Client) Open(ctx context.Context, req *http.Request) (*Run, error) {
 	return c.start(ctx, req, "", "")
 }

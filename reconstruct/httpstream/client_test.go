@@ -240,7 +240,7 @@ func TestClientDrops(t *testing.T) {
 				})
 				c := &httpstream.Client{BaseURL: a.base(), Binding: b, RetryDelay: -1, Tee: &teed}
 				uncut := func() seen {
-					run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
+					run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
 					require.NoError(t, err)
 					defer run.Close()
 					return readRun(t, run)
@@ -256,7 +256,7 @@ func TestClientDrops(t *testing.T) {
 						a.mu.Unlock()
 						cut = at
 						teed.Reset()
-						run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
+						run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
 						require.NoError(t, err)
 						got := readRun(t, run)
 						run.Close()
@@ -292,7 +292,7 @@ func TestClientRequests(t *testing.T) {
 		check   func(t *testing.T, r request)
 	}{
 		{"message REST", 0, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Résumé 🫁", TaskID: "task.1", ContextID: "ctx.1"})
+			return c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "Résumé 🫁", TaskID: "task.1", ContextID: "ctx.1"})
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a/message:stream", r.method+" "+r.path)
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
@@ -317,20 +317,20 @@ func TestClientRequests(t *testing.T) {
 			assert.NoError(t, err, "messageId %q is a UUIDv7", m.MessageID)
 		}},
 		{"message JSON-RPC", parser.BindingJSONRPC, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "hi", MessageID: "m-1"})
+			return c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "hi", MessageID: "m-1"})
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a", r.method+" "+r.path)
 			assert.JSONEq(t, `{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}],"messageId":"m-1"}}`, string(rpcParams(t, r.body, "SendStreamingMessage")))
 		}},
 		{"subscribe REST", 0, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.Subscribe(context.Background(), "task.7", "41")
+			return c.SubscribeToTask(context.Background(), "task.7", "41")
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a/tasks/task.7:subscribe", r.method+" "+r.path)
 			assert.Equal(t, "41", r.header.Get("Last-Event-ID"))
 			assert.Empty(t, r.body)
 		}},
 		{"subscribe JSON-RPC", parser.BindingJSONRPC, func(c *httpstream.Client) (*httpstream.Run, error) {
-			return c.Subscribe(context.Background(), "task.7", "")
+			return c.SubscribeToTask(context.Background(), "task.7", "")
 		}, func(t *testing.T, r request) {
 			assert.Equal(t, "POST /a2a", r.method+" "+r.path)
 			assert.Empty(t, r.header.Values("Last-Event-ID"))
@@ -403,7 +403,7 @@ func TestClientHeaderOverrides(t *testing.T) {
 	c := &httpstream.Client{BaseURL: a.base(), Header: http.Header{
 		"A2A-Version": {"1.1"}, "Accept": nil, "Host": {"agents.example"},
 	}}
-	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.NoError(t, err)
@@ -452,7 +452,7 @@ func TestClientIdleTimeout(t *testing.T) {
 	// also on a loaded CI machine under -race.
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: time.Second, Retries: 1, RetryDelay: -1,
 		OnResubscribe: func(r *httpstream.Resubscription) { resubs = append(resubs, *r) }}
-	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	defer run.Close()
 	res, err := run.Wait()
@@ -491,7 +491,7 @@ func TestClientIdleTimeoutBounds(t *testing.T) {
 			w.Write(all[len(head):])
 		})
 		c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: idle, Retries: 1, RetryDelay: -1}
-		run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 		require.NoError(t, err)
 		defer run.Close()
 		res, err := run.Wait()
@@ -508,7 +508,7 @@ func TestClientIdleTimeoutBounds(t *testing.T) {
 			a.stall(r)
 		})
 		c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: idle, Retries: -1}
-		run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 		require.NoError(t, err)
 		defer run.Close()
 		_, err = run.Wait()
@@ -523,7 +523,7 @@ func TestClientIdleTimeoutBounds(t *testing.T) {
 func TestClientIdleBeforeHeaders(t *testing.T) {
 	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) { a.stall(r) })
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: 100 * time.Millisecond}
-	run, err := c.Subscribe(context.Background(), "task.1", "")
+	run, err := c.SubscribeToTask(context.Background(), "task.1", "")
 	require.ErrorIs(t, err, httpstream.ErrIdleTimeout)
 	assert.Nil(t, run)
 }
@@ -540,7 +540,7 @@ func TestClientTimeout(t *testing.T) {
 	// 1s, not less: the headers must arrive before the deadline, also on a
 	// loaded CI machine under -race.
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1, Timeout: time.Second}
-	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	defer run.Close()
 	_, err = run.Wait()
@@ -559,7 +559,7 @@ func stalledRun(t *testing.T, ctx context.Context) (run *httpstream.Run, updates
 		a.stall(r)
 	})
 	c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: -1}
-	run, err := c.SendMessage(ctx, &httpstream.UserMessage{Text: "x"})
+	run, err := c.SendStreamingMessage(ctx, &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	kinds := make(chan reconstruct.UpdateKind, 100)
 	end := make(chan error, 1)
@@ -628,7 +628,7 @@ func TestRunCloseBeforeRead(t *testing.T) {
 		serveSSE(w, head)
 		a.stall(r)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	require.NoError(t, run.Close())
 	_, err = run.Wait()
@@ -645,7 +645,7 @@ func TestRunLeaveLoop(t *testing.T) {
 		serveSSE(w, head)
 		a.stall(r)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	for range run.Updates() {
 		break
@@ -690,7 +690,7 @@ func TestClientRetries(t *testing.T) {
 					assert.Equal(t, lastID, string(r.LastEventID))
 					got = append(got, r.Delay)
 				}}
-			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+			run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			require.NoError(t, err)
 			_, err = run.Wait()
 			var trunc *reconstruct.TruncatedError
@@ -720,7 +720,7 @@ func TestClientJitter(t *testing.T) {
 			var got []time.Duration
 			c := &httpstream.Client{BaseURL: a.base(), Retries: 4, RetryDelay: time.Millisecond, Jitter: j,
 				OnResubscribe: func(r *httpstream.Resubscription) { got = append(got, r.Delay) }}
-			run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+			run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			require.NoError(t, err)
 			_, err = run.Wait()
 			require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -752,7 +752,7 @@ func TestClientRefused(t *testing.T) {
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found."}}`)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -769,7 +769,7 @@ func TestClientNoTask(t *testing.T) {
 		serveSSE(w, []byte(": keep-alive\n\n"))
 		drop(t, w)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base()}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, reconstruct.ErrTruncated)
@@ -813,7 +813,7 @@ func TestClientErrors(t *testing.T) {
 				w.WriteHeader(tt.status)
 				io.WriteString(w, tt.body)
 			})
-			run, err := (&httpstream.Client{BaseURL: a.base()}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+			run, err := (&httpstream.Client{BaseURL: a.base()}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 			assert.Nil(t, run)
 			tt.check(t, err)
 		})
@@ -822,7 +822,7 @@ func TestClientErrors(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		u := srv.URL
 		srv.Close()
-		run, err := (&httpstream.Client{BaseURL: u}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		run, err := (&httpstream.Client{BaseURL: u}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 		assert.Nil(t, run)
 		require.Error(t, err)
 		assert.False(t, errors.Is(err, reconstruct.ErrTruncated))
@@ -843,7 +843,7 @@ func TestClientTeeFails(t *testing.T) {
 		a.stall(r)
 	})
 	disk := errors.New("disk full")
-	run, err := (&httpstream.Client{BaseURL: a.base(), Tee: failWriter{disk}}).SendMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	run, err := (&httpstream.Client{BaseURL: a.base(), Tee: failWriter{disk}}).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
 	require.NoError(t, err)
 	_, err = run.Wait()
 	require.ErrorIs(t, err, disk)
@@ -865,7 +865,7 @@ func TestClientSubscribeDropBeforeEvents(t *testing.T) {
 		}
 		serveSSE(w, completed)
 	})
-	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).Subscribe(context.Background(), "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "7")
+	run, err := (&httpstream.Client{BaseURL: a.base(), RetryDelay: -1}).SubscribeToTask(context.Background(), "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", "7")
 	require.NoError(t, err)
 	res, err := run.Wait()
 	require.NoError(t, err)

@@ -43,7 +43,7 @@ func ExampleClient() {
 			fmt.Printf("\n[resubscribing to %s after event %s]\n", r.TaskID, r.LastEventID)
 		},
 	}
-	run, err := c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Say hello"})
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "Say hello"})
 	if err != nil {
 		fmt.Println(err) // the server's *parser.APIError, an unreachable server…
 		return

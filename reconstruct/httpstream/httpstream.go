@@ -7,7 +7,7 @@
 // *http.Response, such as the WebAssembly module, do not link net/http.
 //
 //	c := &httpstream.Client{BaseURL: "https://host/v2/agents/ID/a2a", Header: auth}
-//	run, err := c.SendMessage(ctx, &httpstream.UserMessage{Text: "…"})
+//	run, err := c.SendStreamingMessage(ctx, &httpstream.UserMessage{Text: "…"})
 //	if err != nil { … } // *parser.APIError, *reconstruct.NotEventStreamError, a transport error…
 //	defer run.Close()
 //	for u, err := range run.Updates() { … } // reconstruct.Update values; err last

@@ -122,7 +122,7 @@ func TestClientReadsBodyToEnd(t *testing.T) {
 			defer srv.Close()
 			tr := &watchingTransport{RoundTripper: &http.Transport{}, bodies: make(chan *watchedBody, 1)}
 			c := &httpstream.Client{BaseURL: srv.URL, HTTP: &http.Client{Transport: tr}}
-			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+			run, err := c.SendStreamingMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
@@ -192,7 +192,7 @@ func TestClientAllocsPerEvent(t *testing.T) {
 		events, answer := tokenStream(n)
 		c := &httpstream.Client{BaseURL: "http://agent.test/a2a", HTTP: &http.Client{Transport: streamTransport{events}}}
 		read := func() {
-			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+			run, err := c.SendStreamingMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
@@ -260,7 +260,7 @@ func TestClientReadSizeKeepsBuffersSmall(t *testing.T) {
 	allocated := func(size int) uint64 {
 		c := &httpstream.Client{BaseURL: "http://agent.test/a2a", HTTP: &http.Client{Transport: chunkTransport{data, size}}}
 		read := func() {
-			run, err := c.SendMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
+			run, err := c.SendStreamingMessage(t.Context(), &httpstream.UserMessage{Text: "hi"})
 			require.NoError(t, err)
 			res, err := run.Wait()
 			require.NoError(t, err)
