@@ -109,7 +109,9 @@ type Client struct {
 	// the request on, before its read ends with ErrIdleTimeout (and the
 	// run resubscribes, retries permitting). It is not a limit on the
 	// run's length. The read ends after between IdleTimeout and an eighth
-	// more of silence (the clock is read by a timer, not by every read).
+	// more of silence, plus however late the system fires two timers (the
+	// clock is read by a timer ticking eight times per IdleTimeout, not
+	// by every read).
 	// 0 means DefaultIdleTimeout; a negative value turns it off.
 	IdleTimeout time.Duration
 	// Timeout caps the whole run, resubscriptions and backoff included:
@@ -799,15 +801,19 @@ func (r *Run) backoff() time.Duration {
 // watchdog cancels a connection's context with ErrIdleTimeout once no byte
 // arrived for idle. A read only marks that it happened (reading the clock
 // at every read cost about 90 ns, a tenth of the client's own CPU time when
-// a server flushes every event); the timer ticks idleTicks times per idle and
-// cancels after idleTicks ticks in a row that saw no mark, so that a
+// a server flushes every event); a timer ticks idleTicks times per idle and
+// reads the clock. A tick that finds the mark takes its own time as the
+// time of the last read (the read happened since the tick before), and the
+// tick that comes idle after it cancels: its delay is computed from the
+// clock each time, so that the lateness of the ticks does not add up. A
 // connection is cut after between idle and idle + idle/idleTicks of
-// silence.
+// silence, plus how late two ticks fired.
 type watchdog struct {
 	read    atomic.Bool
-	quiet   atomic.Int32 // ticks in a row without a read
-	ticks   int32
+	idle    time.Duration
 	tick    time.Duration
+	start   time.Time
+	seen    atomic.Int64 // nanoseconds from start to the last tick that found a read
 	stopped atomic.Bool
 	// timer is set before it first runs, and read by fire on the timer's
 	// goroutine: an atomic, for the race detector to see the order.
@@ -821,10 +827,9 @@ type watchdog struct {
 const idleTicks = 8
 
 func newWatchdog(idle time.Duration, cancel context.CancelCauseFunc) *watchdog {
-	// The ticks, rounded up, last at least idle.
-	w := &watchdog{cancel: cancel, ticks: idleTicks, tick: (idle + idleTicks - 1) / idleTicks}
+	w := &watchdog{cancel: cancel, idle: idle, tick: idle / idleTicks, start: time.Now()}
 	if w.tick < time.Millisecond {
-		w.ticks, w.tick = 1, idle
+		w.tick = idle
 	}
 	if idle > 0 {
 		t := time.AfterFunc(math.MaxInt64, w.fire)
@@ -838,14 +843,15 @@ func (w *watchdog) fire() {
 	if w.stopped.Load() {
 		return
 	}
-	var quiet int32
+	now := time.Since(w.start)
+	seen := time.Duration(w.seen.Load())
 	if w.read.Swap(false) {
-		w.quiet.Store(0)
-	} else {
-		quiet = w.quiet.Add(1)
+		seen = now
+		w.seen.Store(int64(now))
 	}
-	if quiet < w.ticks {
-		w.timer.Load().Reset(w.tick)
+	left := w.idle - (now - seen)
+	if left > 0 {
+		w.timer.Load().Reset(min(w.tick, left))
 		return
 	}
 	w.cancel(ErrIdleTimeout)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -516,6 +517,42 @@ func TestClientIdleTimeoutBounds(t *testing.T) {
 		require.ErrorIs(t, err, httpstream.ErrIdleTimeout)
 		assert.GreaterOrEqual(t, silent, idle, "cut after %v of silence", silent)
 	})
+}
+
+// TestClientIdleTimeoutUpperBound measures the bound IdleTimeout's doc
+// gives: a connection that stalls after its first bytes is cut after
+// between the timeout and an eighth more of silence, give or take the
+// lateness of two timer ticks. The bytes come right after the request, so
+// each run meets the worst case (a read just after a tick). The median of
+// seven runs is taken, with 5 ms for the ticks' lateness on a loaded
+// machine; every run is held to the lower bound. Ticks re-armed one after
+// the other added their lateness up: 63.8-64.1 ms here for 50 ms, against
+// 56.25 ms documented.
+func TestClientIdleTimeoutUpperBound(t *testing.T) {
+	const idle = 50 * time.Millisecond
+	const runs = 7
+	head, _ := firstFrames(t, 2)
+	silences := make([]time.Duration, 0, runs)
+	for range runs {
+		var last atomic.Int64 // UnixNano after the last byte was flushed
+		a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+			serveSSE(w, head)
+			last.Store(time.Now().UnixNano())
+			a.stall(r)
+		})
+		c := &httpstream.Client{BaseURL: a.base(), IdleTimeout: idle, Retries: -1}
+		run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+		require.NoError(t, err)
+		_, err = run.Wait()
+		silent := time.Since(time.Unix(0, last.Load()))
+		run.Close()
+		require.ErrorIs(t, err, httpstream.ErrIdleTimeout)
+		require.GreaterOrEqual(t, silent, idle, "cut after %v of silence", silent)
+		silences = append(silences, silent)
+	}
+	slices.Sort(silences)
+	median := silences[runs/2]
+	assert.LessOrEqual(t, median, idle+idle/8+5*time.Millisecond, "silences %v", silences)
 }
 
 // TestClientIdleBeforeHeaders checks a server that never answers: the call
