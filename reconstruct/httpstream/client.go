@@ -19,6 +19,8 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,7 +122,14 @@ type Client struct {
 	// deadline still applies).
 	Timeout time.Duration
 	// Retries caps the resubscriptions of one run. 0 means
-	// DefaultRetries; a negative value turns resubscription off.
+	// DefaultRetries; a negative value turns resubscription off. A
+	// resubscription that fails transiently (no answer; 408, 425, 429,
+	// 500, 502, 503 or 504; a 2xx that is no event stream) counts as one
+	// and is followed by the next, after the backoff or the answer's
+	// Retry-After if longer (capped by MaxRetryDelay). Any other answer
+	// (400, 401, 403, 404, 409…, or an A2A error document naming the task
+	// as not found) is the server's refusal: the run ends, with it as the
+	// cause.
 	Retries int
 	// RetryDelay is the backoff before the first resubscription, doubled
 	// after each one that brought no data, up to MaxRetryDelay. 0 means
@@ -350,7 +359,7 @@ func (c *Client) start(ctx context.Context, req *http.Request, taskID, lastID st
 		cancel(err)
 		stopTimeout()
 	}
-	if err := r.connect(req, lastID); err != nil {
+	if _, err := r.connect(req, lastID); err != nil {
 		r.cancel(ErrClosed)
 		return nil, err
 	}
@@ -421,21 +430,32 @@ func (cn *conn) close() {
 	cn.resp.Body.Close()
 }
 
+// answer is what the server said to a request that failed: its status
+// code, 0 when no response came, and the wait its Retry-After header asked
+// for, 0 when none.
+type answer struct {
+	status     int
+	retryAfter time.Duration
+}
+
 // connect sends req with a context that the run's context cancels, a
 // watchdog for the idle timeout, and checks the response; on success it is
-// the run's conn. The connection's context is not the run's child, so that
-// the end of a run that ended (Close, the caller's cancel) does not cut
-// the read of what is left of its body (see finish).
-func (r *Run) connect(req *http.Request, lastID string) error {
+// the run's conn. On failure it returns the error and the server's answer.
+// The connection's context is not the run's child, so that the end of a
+// run that ended (Close, the caller's cancel) does not cut the read of
+// what is left of its body (see finish).
+func (r *Run) connect(req *http.Request, lastID string) (answer, error) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.ctx))
 	detach := context.AfterFunc(r.ctx, func() { cancel(context.Cause(r.ctx)) })
 	wd := newWatchdog(r.idle, cancel)
 	req = req.WithContext(ctx)
 	r.c.prepare(req, lastID)
 	resp, err := r.c.do(req)
+	var a answer
 	if err == nil {
 		err = Check(resp)
 		if err != nil {
+			a = answer{status: resp.StatusCode, retryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
 			resp.Body.Close()
 		}
 	}
@@ -449,17 +469,17 @@ func (r *Run) connect(req *http.Request, lastID string) error {
 		detach()
 		wd.stop()
 		cancel(ErrClosed)
-		return err
+		return a, err
 	}
 	cn := &conn{resp: resp, ctx: ctx, cancel: cancel, detach: detach, wd: wd}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		cn.close()
-		return ErrClosed
+		return answer{}, ErrClosed
 	}
 	r.conn = cn
-	return nil
+	return answer{}, nil
 }
 
 // causeOf returns why ctx was cancelled when it was, and err otherwise:
@@ -723,9 +743,11 @@ func (r *Run) drain(yield func(reconstruct.Update, error) bool) bool {
 
 // resubscribe makes a new connection after the last one ended with
 // readErr (nil for a clean end) before the run did: backoff, Resume,
-// tasks/{id}:subscribe. It returns nil when a connection is open, and the
-// error that ends the run otherwise.
+// tasks/{id}:subscribe, again after a transient failure (see transient).
+// It returns nil when a connection is open, and the error that ends the
+// run otherwise.
 func (r *Run) resubscribe(readErr error) error {
+	var after time.Duration // the last answer's Retry-After
 	for {
 		if err := r.ctx.Err(); err != nil {
 			return context.Cause(r.ctx)
@@ -742,7 +764,7 @@ func (r *Run) resubscribe(readErr error) error {
 		if lastID == "" {
 			lastID = r.lastID
 		}
-		d := r.backoff()
+		d := max(r.backoff(), min(after, r.maxDelay))
 		if r.c.OnResubscribe != nil {
 			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: idBytes(taskID), LastEventID: idBytes(lastID), Err: readErr})
 		}
@@ -762,28 +784,58 @@ func (r *Run) resubscribe(readErr error) error {
 		if err != nil {
 			return err
 		}
-		err = r.connect(req, lastID)
+		a, err := r.connect(req, lastID)
 		if err == nil {
 			return nil
 		}
 		if r.ctx.Err() != nil {
 			return context.Cause(r.ctx)
 		}
-		if refused(err) {
+		if !transient(a.status, err) {
 			// The server refused the resubscription (the task is
-			// gone): the run stays cut, and the refusal says why.
+			// gone, the token expired): the run stays cut, and the
+			// refusal says why.
 			return err
 		}
-		readErr = err
+		readErr, after = err, a.retryAfter
 	}
 }
 
-// refused reports whether err is the server's answer rather than a failed
-// connection.
-func refused(err error) bool {
+// transient reports whether a resubscription that failed with err, the
+// server having answered with status (0 when no response came), is to be
+// retried. A failed connection, 408, 425, 429, 500, 502, 503, 504 and a
+// 2xx that is no event stream (a proxy's page) are transient. Any other
+// status (400, 401, 403, 404, 409…) and an A2A error document naming the
+// task (reason TASK_NOT_FOUND, or JSON-RPC's TaskNotFoundError -32001,
+// whatever the status) are the server's refusal, which ends the run.
+func transient(status int, err error) bool {
 	var api *parser.APIError
-	var he *reconstruct.HTTPError
-	return errors.As(err, &api) || errors.As(err, &he) || errors.Is(err, reconstruct.ErrNotEventStream)
+	if errors.As(err, &api) && (api.Reason == "TASK_NOT_FOUND" || api.Binding == parser.BindingJSONRPC && api.Code == -32001) {
+		return false
+	}
+	switch status {
+	case 0, http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests,
+		http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return 200 <= status && status <= 299
+}
+
+// retryAfter returns the wait a Retry-After header value asks for, in
+// delay-seconds or as an HTTP date (RFC 9110), counted from now; 0 when
+// the value is absent, unreadable or in the past.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseUint(v, 10, 32); err == nil {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
 }
 
 // backoff returns the wait before the next resubscription, with jitter,

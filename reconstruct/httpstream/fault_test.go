@@ -1,0 +1,234 @@
+package httpstream_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2astream/a2astream/internal/samples"
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/reconstruct"
+	"github.com/a2astream/a2astream/reconstruct/httpstream"
+)
+
+// faultKind is what the fault server does to one connection.
+type faultKind int
+
+const (
+	faultNone    faultKind = iota // the rest of the stream, whole
+	faultDrop                     // part of it, then the connection closed
+	faultReset                    // part of it, then a TCP reset
+	faultStall                    // part of it, then silence
+	faultTrickle                  // the rest in small pieces, slowly
+	faultStatus                   // a transient status (resubscriptions only)
+	faultKinds
+)
+
+var faultNames = [...]string{"none", "drop", "reset", "stall", "trickle", "status"}
+
+// transientAnswers are the answers faultStatus picks from.
+var transientAnswers = []refusal{
+	{status: 408, contentType: "text/plain", body: "timeout"},
+	{status: 425, contentType: "text/plain", body: "too early"},
+	{status: 429, contentType: "text/plain", header: map[string]string{"Retry-After": "0"}, body: "slow down"},
+	{status: 500, contentType: "application/json", body: `{"error":{"code":500,"status":"INTERNAL","message":"oops"}}`},
+	{status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>"},
+	{status: 503, contentType: "text/plain", header: map[string]string{"Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"}, body: "busy"},
+	{status: 504, contentType: "text/html", body: "<h1>Gateway timeout</h1>"},
+	{status: 200, contentType: "text/html", body: "<!DOCTYPE html><p>maintenance</p>"},
+}
+
+// faultPlan is the fault of each connection of one run, and where a cut
+// falls, as a fraction of what the connection has to send.
+type faultPlan struct {
+	kinds []faultKind
+	cuts  []float64
+	codes []int
+}
+
+func newFaultPlan(rng *rand.Rand, conns int) faultPlan {
+	var p faultPlan
+	for n := range conns {
+		k := faultKind(rng.IntN(int(faultKinds)))
+		if n == 0 && k == faultStatus {
+			k = faultDrop // the first call's answer is the caller's, not retried
+		}
+		p.kinds = append(p.kinds, k)
+		p.cuts = append(p.cuts, rng.Float64())
+		p.codes = append(p.codes, rng.IntN(len(transientAnswers)))
+	}
+	return p
+}
+
+// serveFault answers connection n of a run over data (the whole stream,
+// replayed after the request's Last-Event-ID from the second connection
+// on) with the plan's fault.
+func serveFault(t *testing.T, a *agent, p faultPlan, n int, w http.ResponseWriter, r *http.Request, data []byte, frames []frame) {
+	kind := faultNone
+	if n < len(p.kinds) {
+		kind = p.kinds[n]
+	}
+	if kind == faultStatus {
+		transientAnswers[p.codes[n]].serve(w)
+		return
+	}
+	rest := data
+	if n > 0 {
+		last := r.Header.Get("Last-Event-ID")
+		for i, f := range frames {
+			if f.id == last {
+				rest = data[f.end:]
+				if i+1 < len(frames) {
+					rest = data[frames[i+1].off:]
+				}
+			}
+		}
+	}
+	cut := int(p.cuts[min(n, len(p.cuts)-1)] * float64(len(rest)))
+	switch kind {
+	case faultNone:
+		serveSSE(w, rest)
+	case faultDrop:
+		serveSSE(w, rest[:cut])
+		drop(t, w)
+	case faultReset:
+		serveSSE(w, rest[:cut])
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if !assert.NoError(t, err, "hijack") {
+			return
+		}
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+	case faultStall:
+		serveSSE(w, rest[:cut])
+		a.stall(r)
+	case faultTrickle:
+		serveSSE(w, nil)
+		for len(rest) > 0 {
+			k := min(len(rest), 512)
+			if _, err := w.Write(rest[:k]); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			rest = rest[k:]
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// TestClientFaults runs every sample stream over both bindings a few
+// hundred times against a server that breaks each connection in a way
+// drawn at random (dropped, reset or stalled after a random cut, trickled,
+// or a resubscription answered with a transient status): every run that
+// completes has the Result and live text of the uncut stream, and every
+// other ends with a typed *reconstruct.TruncatedError, cut before the
+// first event named the task. The draws are seeded, so a failure repeats.
+func TestClientFaults(t *testing.T) {
+	const runs = 300
+	names, err := fs.Glob(samples.Streams, "*.sse")
+	require.NoError(t, err)
+	type sample struct {
+		name   string
+		b      parser.Binding
+		data   []byte
+		frames []frame
+		uncut  seen
+	}
+	var all []*sample
+	for _, name := range names {
+		for _, b := range []parser.Binding{parser.BindingREST, parser.BindingJSONRPC} {
+			data, err := samples.Streams.ReadFile(name)
+			require.NoError(t, err)
+			if b == parser.BindingJSONRPC {
+				data = toJSONRPC(data)
+			}
+			all = append(all, &sample{name: name, b: b, data: data, frames: framesOf(t, data)})
+		}
+	}
+
+	var mu sync.Mutex
+	var cur *sample
+	var plan faultPlan
+	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		s, p := cur, plan
+		mu.Unlock()
+		serveFault(t, a, p, n, w, r, s.data, s.frames)
+	})
+	start := func(s *sample, p faultPlan) {
+		a.mu.Lock()
+		a.reqs = nil
+		a.mu.Unlock()
+		mu.Lock()
+		cur, plan = s, p
+		mu.Unlock()
+	}
+	client := func(b parser.Binding) *httpstream.Client {
+		return &httpstream.Client{BaseURL: a.base(), Binding: b, IdleTimeout: 30 * time.Millisecond,
+			Retries: 40, RetryDelay: time.Millisecond, MaxRetryDelay: 2 * time.Millisecond, Timeout: 20 * time.Second}
+	}
+	for _, s := range all {
+		start(s, faultPlan{kinds: []faultKind{faultNone}, cuts: []float64{0}, codes: []int{0}})
+		c := client(s.b)
+		c.IdleTimeout = 0 // the default: no fault here
+		run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
+		require.NoError(t, err)
+		s.uncut = readRun(t, run)
+		run.Close()
+	}
+
+	rng := rand.New(rand.NewPCG(31, 3))
+	used := map[faultKind]int{}
+	completed := 0
+	began := time.Now()
+	for i := range runs {
+		s := all[i%len(all)]
+		p := newFaultPlan(rng, 6)
+		var run *httpstream.Run
+		for try := 0; ; try++ {
+			// A loaded machine may answer the first call after the idle
+			// timeout: that call's failure is the caller's to retry.
+			start(s, p)
+			run, err = client(s.b).SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "go"})
+			if err == nil || try == 3 || !errors.Is(err, httpstream.ErrIdleTimeout) {
+				break
+			}
+		}
+		require.NoError(t, err, "run %d", i)
+		got := readRun(t, run)
+		run.Close()
+		for n := range a.requests() {
+			if n < len(p.kinds) {
+				used[p.kinds[n]]++
+			}
+		}
+		if got.res.Err != nil {
+			// Only a cut before the first event named the task leaves
+			// nothing to resubscribe to: the retries outnumber the
+			// faulty connections.
+			var trunc *reconstruct.TruncatedError
+			require.ErrorAs(t, got.res.Err, &trunc, "run %d (%s/%s, plan %v)", i, s.name, s.b, p.kinds)
+			require.Empty(t, trunc.TaskID, "run %d (%s/%s, plan %v): %v", i, s.name, s.b, p.kinds, trunc)
+			require.Len(t, a.requests(), 1)
+			continue
+		}
+		completed++
+		require.Empty(t, cmp.Diff(s.uncut.res, got.res, cmpResult), "run %d (%s/%s, plan %v): Result differs (-uncut +faulted)", i, s.name, s.b, p.kinds)
+		require.Empty(t, cmp.Diff(s.uncut.live, got.live), "run %d (%s/%s, plan %v): live text differs", i, s.name, s.b, p.kinds)
+	}
+	for k := faultNone; k < faultKinds; k++ {
+		assert.Positive(t, used[k], "fault %s never met", faultNames[k])
+	}
+	t.Logf("%d runs in %v: %d completed; connections by fault: %v", runs, time.Since(began).Round(time.Millisecond), completed, used)
+	assert.GreaterOrEqual(t, completed, runs*9/10)
+}
