@@ -71,13 +71,15 @@ var (
 	ErrUpdatesUsed = errors.New("httpstream: the run's updates were already read")
 )
 
-// Client is the front door to an A2A 1.0 agent's streaming calls: it sends a
-// message (message:stream, or the JSON-RPC method SendStreamingMessage) or
+// Client is the front door to an A2A 1.0 agent: it sends a message
+// (message:stream, or the JSON-RPC method SendStreamingMessage) or
 // subscribes to a task (tasks/{id}:subscribe, or SubscribeToTask), reads the
 // Server-Sent Events stream with a reconstruct.Stream, and when the
 // connection drops, stalls or ends before the run reached a terminal or
 // interrupted state, resubscribes with the task id and Last-Event-ID, so
-// that the caller sees one uncut run.
+// that the caller sees one uncut run. It also makes the calls answered
+// with one document, read by the same reducer: SendMessage (message:send),
+// GetTask and CancelTask.
 //
 // Its zero fields select the documented defaults. A Client may be used by
 // multiple goroutines at once; its fields must not change while a run it
@@ -226,11 +228,7 @@ type (
 // transport's error, ErrIdleTimeout or ErrTimeout, or the context's cause;
 // the run is nil then. ctx bounds the whole run, not only this call.
 func (c *Client) SendStreamingMessage(ctx context.Context, m *UserMessage) (*Run, error) {
-	id := m.MessageID
-	if id == "" {
-		id = NewID()
-	}
-	p := sendParams{Message: wireMessage{Role: "ROLE_USER", Parts: []textPart{{Text: m.Text}}, MessageID: id, TaskID: m.TaskID, ContextID: m.ContextID}}
+	p := c.sendParams(m)
 	var body []byte
 	var err error
 	suffix := ""
@@ -405,6 +403,9 @@ type Run struct {
 	taskID, lastID string
 
 	used atomic.Bool // Updates was ranged over
+	// task is the task id the run's events named, set once from the
+	// goroutine reading the run, for Cancel from any goroutine.
+	task atomic.Pointer[string]
 
 	mu      sync.Mutex
 	conn    *conn // the current connection; nil between connections
@@ -505,8 +506,10 @@ func (r *Run) dropConn() {
 }
 
 // Close ends the run: a pending read returns at once, and a run not read to
-// its end is truncated with ErrClosed as the cause. It always returns nil
-// and may be called more than once, from any goroutine.
+// its end is truncated with ErrClosed as the cause. It detaches from the
+// task without cancelling it: the task goes on on the server and can be
+// followed again with SubscribeToTask (Cancel cancels it). It always
+// returns nil and may be called more than once, from any goroutine.
 func (r *Run) Close() error {
 	r.cancel(ErrClosed)
 	r.mu.Lock()
@@ -734,11 +737,22 @@ func (r *Run) finish() {
 // it took them all.
 func (r *Run) drain(yield func(reconstruct.Update, error) bool) bool {
 	for r.s.Next() {
+		if r.task.Load() == nil {
+			r.noteTask()
+		}
 		if !yield(*r.s.Update(), nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// noteTask keeps the run's task id for Cancel once an event named it.
+func (r *Run) noteTask() {
+	if id := r.s.TaskID(); len(id) > 0 {
+		s := string(id)
+		r.task.Store(&s)
+	}
 }
 
 // resubscribe makes a new connection after the last one ended with

@@ -2,16 +2,22 @@
 // that makes an A2A 1.0 agent's streaming calls (message:stream,
 // tasks/{id}:subscribe, or their JSON-RPC methods) and hands out one uncut
 // run, resubscribing with the task id and Last-Event-ID when a connection
-// drops or stalls; and [Check] and [Read] for callers that make the request
-// themselves. It is a package of its own so that programs that never see an
-// *http.Response, such as the WebAssembly module, do not link net/http.
+// drops or stalls, and its calls answered with one document (message:send,
+// GetTask, CancelTask); and [Check] and [Read] for callers that make the
+// request themselves. It is a package of its own so that programs that
+// never see an *http.Response, such as the WebAssembly module, do not link
+// net/http.
 //
 //	c := &httpstream.Client{BaseURL: "https://host/v2/agents/ID/a2a", Header: auth}
 //	run, err := c.SendStreamingMessage(ctx, &httpstream.UserMessage{Text: "…"})
 //	if err != nil { … } // *parser.APIError, *reconstruct.NotEventStreamError, a transport error…
-//	defer run.Close()
+//	defer run.Close()   // leaves the task running on the server; run.Cancel(ctx) cancels it
 //	for u, err := range run.Updates() { … } // reconstruct.Update values; err last
 //	res := run.Result()
+//
+//	task, err := c.GetTask(ctx, taskID, nil)     // task.Result: the same reducer's Result; task.Raw: the document
+//	task, err = c.CancelTask(ctx, taskID)        // 409 on a task that ended: a *parser.APIError
+//	res, err = c.SendMessage(ctx, &httpstream.UserMessage{Text: "…"}) // message:send: a task or a direct reply
 //
 // The run ends a connection that stays silent for Client.IdleTimeout
 // (default 60 s) with ErrIdleTimeout and resubscribes, at most
