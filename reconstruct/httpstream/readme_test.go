@@ -7,6 +7,10 @@ package httpstream_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,6 +103,12 @@ const a2agoModule = "github.com/a2astream/a2astream/reconstruct/a2ago"
 // requires this one from root, offline.
 func buildProgram(t *testing.T, root, src string) {
 	t.Helper()
+	buildProgramTo(t, root, src, os.DevNull)
+}
+
+// buildProgramTo is buildProgram writing the binary to out.
+func buildProgramTo(t *testing.T, root, src, out string) {
+	t.Helper()
 	abs, err := filepath.Abs(root)
 	require.NoError(t, err)
 	dir := t.TempDir()
@@ -108,11 +118,11 @@ func buildProgram(t *testing.T, root, src string) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644))
-	cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+	cmd := exec.Command("go", "build", "-o", out, ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "the README's program does not build:\n%s\n%s", out, src)
+	msg, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the README's program does not build:\n%s\n%s", msg, src)
 }
 
 func TestREADMEGoBlocks(t *testing.T) {
@@ -186,6 +196,85 @@ func TestContainsLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.ok, containsLines(have, codeLines(tt.want)))
+		})
+	}
+}
+
+// TestREADMEProgramRuns runs the README's client program against a fake
+// agent: a completed run prints its answer and exits 0; a run that sealed
+// an artifact and then asked for input prints the question and exits 1; a
+// run cut short whose task is gone exits 1 with the TruncatedError.
+func TestREADMEProgramRuns(t *testing.T) {
+	const root = "../.."
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	var program string
+	for _, block := range goBlocks(readme) {
+		if strings.Contains(block, "package main") && strings.Contains(block, "httpstream.Client") {
+			program = block
+		}
+	}
+	require.NotEmpty(t, program, "the README shows no client program")
+	bin := filepath.Join(t.TempDir(), "readme")
+	buildProgramTo(t, root, program, bin)
+
+	const task = `"taskId":"task.1","contextId":"ctx.1"`
+	working := `data: {"task":{"id":"task.1","contextId":"ctx.1","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n"
+	tests := []struct {
+		name   string
+		stream string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{"completed", working +
+			`data: {"artifactUpdate":{` + task + `,"lastChunk":true,"artifact":{"artifactId":"a","parts":[{"text":"The answer."}]}}}` + "\n\n" +
+			`data: {"statusUpdate":{` + task + `,"status":{"state":"TASK_STATE_COMPLETED"}}}` + "\n\n",
+			0, []string{"The answer."}, []string{"task task.1: TASK_STATE_COMPLETED, 0 messages"}},
+		{"input required after an artifact", working +
+			`data: {"artifactUpdate":{` + task + `,"lastChunk":true,"artifact":{"artifactId":"a","parts":[{"text":"Draft note."}]}}}` + "\n\n" +
+			`data: {"statusUpdate":{` + task + `,"status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"Which visit?"}]}}}}` + "\n\n",
+			1, []string{"TASK_STATE_INPUT_REQUIRED: Which visit?", "Draft note."}, nil},
+		{"truncated", working +
+			`data: {"artifactUpdate":{` + task + `,"artifact":{"artifactId":"a","parts":[{"text":"Half"}]}}}` + "\n\n",
+			1, []string{"Half"}, []string{"TASK_NOT_FOUND"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case strings.HasSuffix(r.URL.Path, "/message:stream"):
+					w.Header().Set("Content-Type", "text/event-stream")
+					io.WriteString(w, tt.stream)
+				case r.Method == http.MethodGet:
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, `{"id":"task.1","contextId":"ctx.1","status":{"state":"TASK_STATE_COMPLETED"}}`)
+				default:
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusNotFound)
+					io.WriteString(w, `{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found.","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`)
+				}
+			}))
+			defer srv.Close()
+			cmd := exec.Command(bin)
+			cmd.Env = append(os.Environ(), "A2A_URL="+srv.URL+"/a2a", "TOKEN=t", "TENANT=x")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout.String(), s)
+			}
+			for _, s := range tt.stderr {
+				assert.Contains(t, stderr.String(), s)
+			}
 		})
 	}
 }
