@@ -21,6 +21,7 @@ const (
 	exitAPI         = 5 // the server answered with an error
 	exitProtocol    = 6 // the bytes are not a valid A2A stream, or there are none
 	exitIO          = 7 // the input could not be read or the server reached
+	exitWorking     = 8 // --get, --cancel: the task is still working
 )
 
 const shortUsage = "Run 'a2astream --help' for usage.\n"
@@ -71,8 +72,12 @@ URL mode (the URL is the agent's A2A base, such as https://host/…/a2a):
       --subscribe ID  POST tasks/{ID}:subscribe to follow a running task
       --last-event-id ID
                       send this Last-Event-ID header
+      --get ID        read the task ID (GET tasks/{ID}) and show it as the end
+                      of a run is shown
+      --cancel ID     cancel the task ID (POST tasks/{ID}:cancel) and show it
       --jsonrpc       use the JSON-RPC binding (POST to the base URL itself,
-                      methods SendStreamingMessage and SubscribeToTask)
+                      methods SendStreamingMessage, SubscribeToTask, GetTask
+                      and CancelTask)
       --no-resume     do not resubscribe when the connection drops
       --retries N     resubscriptions allowed after drops (default 5)
       --retry-delay D first backoff before resubscribing, doubled each time
@@ -94,14 +99,15 @@ Reading:
                       or utf16
 
 Exit status:
-  0  the run completed (or the agent replied with a message)
+  0  the run completed (or the agent replied with a message); --cancel: the
+     task is canceled
   1  the run ended FAILED, CANCELED or REJECTED
   2  usage error
   3  the run needs input or authorization (INPUT_REQUIRED, AUTH_REQUIRED)
   4  the stream ended before the run did (truncated, resume failed or off,
      --timeout, SIGINT or SIGTERM)
   5  the server answered with an error (HTTP or JSON-RPC, before or in the
-     stream)
+     stream; --cancel of a task that had ended: 409)
   6  protocol error: the bytes are not a valid A2A 1.0 stream (or not an
      event stream at all, or no bytes: an empty FILE or stdin), a rule
      broken under --strict, or a limit passed
@@ -109,6 +115,7 @@ Exit status:
      over 256 MiB together)
   7  the input could not be read (a directory, a read error) or the server
      could not be reached
+  8  --get or --cancel: the task is still working (SUBMITTED, WORKING)
 `
 
 // errHelp asks for the usage text.
@@ -139,6 +146,8 @@ type config struct {
 	taskID     string
 	contextID  string
 	subscribe  string
+	get        string // --get: the task to read
+	cancel     string // --cancel: the task to cancel
 	lastID     string
 	jsonrpc    bool
 	noResume   bool
@@ -198,6 +207,8 @@ func parseArgs(args []string) (*config, error) {
 	fs.StringVar(&c.taskID, "task", "", "")
 	fs.StringVar(&c.contextID, "context", "", "")
 	fs.StringVar(&c.subscribe, "subscribe", "", "")
+	fs.StringVar(&c.get, "get", "", "")
+	fs.StringVar(&c.cancel, "cancel", "", "")
 	fs.StringVar(&c.lastID, "last-event-id", "", "")
 	fs.BoolVar(&c.jsonrpc, "jsonrpc", false, "")
 	fs.BoolVar(&c.noResume, "no-resume", false, "")
@@ -291,23 +302,26 @@ func parseArgs(args []string) (*config, error) {
 	}
 
 	requests := 0
-	for _, on := range []bool{c.hasMessage, c.hasData, c.subscribe != ""} {
+	for _, on := range []bool{c.hasMessage, c.hasData, c.subscribe != "", c.get != "", c.cancel != ""} {
 		if on {
 			requests++
 		}
 	}
 	if requests > 1 {
-		return nil, errors.New("--message, --data and --subscribe exclude each other")
+		return nil, errors.New("--message, --data, --subscribe, --get and --cancel exclude each other")
 	}
 	urlOnly := requests > 0 || len(c.headers) > 0 || c.jsonrpc || c.lastID != "" || c.taskID != "" || c.contextID != ""
 	if urlOnly && !c.isURL() {
-		return nil, errors.New("-H, -m, -d, --subscribe, --jsonrpc, --task, --context and --last-event-id need an http(s) URL source")
+		return nil, errors.New("-H, -m, -d, --subscribe, --get, --cancel, --jsonrpc, --task, --context and --last-event-id need an http(s) URL source")
 	}
 	if (c.taskID != "" || c.contextID != "") && !c.hasMessage {
 		return nil, errors.New("--task and --context go with --message")
 	}
 	if c.jsonrpc && requests == 0 {
-		return nil, errors.New("--jsonrpc needs --message, --data or --subscribe")
+		return nil, errors.New("--jsonrpc needs --message, --data, --subscribe, --get or --cancel")
+	}
+	if err := c.checkTaskCall(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -114,6 +114,9 @@ func (r *runner) errColor() bool {
 
 // main reads the source and returns the exit code.
 func (r *runner) main() int {
+	if r.cfg.taskCall() {
+		return r.task()
+	}
 	var err error
 	switch {
 	case r.cfg.demo:
