@@ -212,7 +212,7 @@ func TestClientSendMessage(t *testing.T) {
 			res, err = c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "Code it."})
 			require.NoError(t, err)
 			assert.NoError(t, res.Err)
-			assert.Nil(t, res.TaskID)
+			assert.Empty(t, res.TaskID)
 			require.NotNil(t, res.Message)
 			assert.Equal(t, "J45.909 — mild intermittent asthma.", string(res.Answer.Text()))
 
