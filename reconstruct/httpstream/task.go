@@ -53,9 +53,9 @@ type Task struct {
 	// Result is the task as the reducer that rebuilds runs takes a task
 	// snapshot: its ids, State and StatusMessage (the question of
 	// INPUT_REQUIRED, the failure of FAILED), every artifact (sealed when
-	// the state is terminal, and the thinking ones), the Answer when the
-	// state is terminal or interrupted, the answer's Citations, and
-	// Usage. Its Err is nil unless a limit of Client.Options was passed:
+	// the state is terminal, and the thinking ones), the Answer (the last
+	// sealed artifact that is not thinking) when the state is terminal,
+	// its Citations, and Usage. Its Err is nil unless a limit of Client.Options was passed:
 	// a task that is still working is not a cut run.
 	Result *reconstruct.Result
 	// Raw is the task document as decoded, its History included; it is
@@ -77,6 +77,8 @@ type GetTaskOptions struct {
 // direct message reply (Result.Message, and its parts as Result.Answer). A
 // server may answer before the task ends: Result.State then says where it
 // is (SUBMITTED, WORKING), and SubscribeToTask or GetTask follow it.
+// Client.Timeout and ctx bound the call; IdleTimeout does not, as a server
+// may say nothing until the task ends. Nothing is retried.
 //
 // The error is the server's *parser.APIError (REST or JSON-RPC), a
 // *reconstruct.HTTPError for another non-2xx answer, a *parser.DecodeError
@@ -218,8 +220,8 @@ func (c *Client) call(ctx context.Context, method, path string, rest any, rpcMet
 // CANCELED status the server sends, dropping the updates as Wait does. It
 // returns CancelTask's error (the run goes on then), or the run's, nil
 // when it ended normally: Result then holds the CANCELED state. Called
-// while another goroutine ranges over Updates, it only cancels, and that
-// loop reads on to the end. The task is the one the run's events named,
+// while Updates is ranged over (inside its loop, or from another
+// goroutine), it only cancels, and that loop reads on to the end. The task is the one the run's events named,
 // or the one the caller subscribed to; before either, Cancel returns
 // ErrNoTask.
 func (r *Run) Cancel(ctx context.Context) error {
