@@ -115,7 +115,7 @@ type Client struct {
 	// run's length. The read ends after between IdleTimeout and an eighth
 	// more of silence, plus however late the system fires two timers (the
 	// clock is read by a timer ticking eight times per IdleTimeout, not
-	// by every read).
+	// by every read; under 8 ms, once per IdleTimeout, so up to twice it).
 	// 0 means DefaultIdleTimeout; a negative value turns it off.
 	IdleTimeout time.Duration
 	// Timeout caps the whole run, resubscriptions and backoff included:
@@ -821,11 +821,18 @@ func (r *Run) resubscribe(readErr error) error {
 // 2xx that is no event stream (a proxy's page) are transient. Any other
 // status (400, 401, 403, 404, 409…) and an A2A error document naming the
 // task (reason TASK_NOT_FOUND, or JSON-RPC's TaskNotFoundError -32001,
-// whatever the status) are the server's refusal, which ends the run.
+// whatever the status) are the server's refusal, which ends the run. A
+// REST error document's code is an HTTP status: it is taken as the
+// status, also when the document came with a 200.
 func transient(status int, err error) bool {
 	var api *parser.APIError
-	if errors.As(err, &api) && (api.Reason == "TASK_NOT_FOUND" || api.Binding == parser.BindingJSONRPC && api.Code == -32001) {
-		return false
+	if errors.As(err, &api) {
+		if api.Reason == "TASK_NOT_FOUND" || api.Binding == parser.BindingJSONRPC && api.Code == -32001 {
+			return false
+		}
+		if api.Binding == parser.BindingREST && 100 <= api.Code && api.Code <= 599 {
+			status = int(api.Code)
+		}
 	}
 	switch status {
 	case 0, http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests,
