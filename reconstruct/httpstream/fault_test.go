@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -187,6 +188,8 @@ func TestClientFaults(t *testing.T) {
 		run.Close()
 	}
 
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	baseline := settledGoroutines(0, 0)
 	rng := rand.New(rand.NewPCG(31, 3))
 	used := map[faultKind]int{}
 	completed := 0
@@ -231,4 +234,21 @@ func TestClientFaults(t *testing.T) {
 	}
 	t.Logf("%d runs in %v: %d completed; connections by fault: %v", runs, time.Since(began).Round(time.Millisecond), completed, used)
 	assert.GreaterOrEqual(t, completed, runs*9/10)
+	// Nothing of the runs is left running: their connections, watchdogs
+	// and the reads that finish a body end with them.
+	http.DefaultTransport.(*http.Transport).CloseIdleConnections()
+	assert.LessOrEqual(t, settledGoroutines(baseline, 5*time.Second), baseline, "goroutines left after the runs")
+}
+
+// settledGoroutines returns the number of goroutines once it is at most
+// want, or when wait has passed (at once for a wait of 0).
+func settledGoroutines(want int, wait time.Duration) int {
+	deadline := time.Now().Add(wait)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= want || !time.Now().Before(deadline) {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
