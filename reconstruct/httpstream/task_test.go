@@ -467,3 +467,39 @@ func TestRunCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCloseDetaches checks that Close only leaves the run: no cancel
+// goes to the server, and the task can be subscribed to again.
+func TestRunCloseDetaches(t *testing.T) {
+	completed, err := samples.Streams.ReadFile("completed.sse")
+	require.NoError(t, err)
+	fs := framesOf(t, completed)
+	a := newAgent(t, func(a *agent, n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			serveSSE(w, completed[:fs[2].end])
+			a.stall(r)
+			return
+		}
+		serveSSE(w, completed)
+	})
+	c := &httpstream.Client{BaseURL: a.base()}
+	run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
+	require.NoError(t, err)
+	for u, err := range run.Updates() {
+		require.NoError(t, err)
+		if u.Kind == reconstruct.UpdateText {
+			break // leaving the loop closes the run
+		}
+	}
+	require.NoError(t, run.Close())
+	require.ErrorIs(t, run.Result().Err, httpstream.ErrClosed)
+	reqs := a.requests()
+	require.Len(t, reqs, 1, "Close sent nothing to the server")
+	assert.Equal(t, "/a2a/message:stream", reqs[0].path)
+
+	again, err := c.SubscribeToTask(context.Background(), string(run.Result().TaskID), "")
+	require.NoError(t, err)
+	res, err := again.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, parser.TaskStateCompleted, res.State)
+}
