@@ -191,7 +191,8 @@ func afterID(id string) string {
 // GET of the URL.
 func (r *runner) request() (*http.Request, error) {
 	if !r.cfg.hasData {
-		req, err := http.NewRequest(http.MethodGet, r.cfg.source, nil)
+		c := &httpstream.Client{BaseURL: r.cfg.source}
+		req, err := c.NewRequest(http.MethodGet, "", nil)
 		if err != nil {
 			return nil, &ioError{err}
 		}
@@ -201,11 +202,12 @@ func (r *runner) request() (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := strings.TrimRight(r.cfg.source, "/")
-	if !r.cfg.jsonrpc {
-		u += "/message:stream"
+	path := "/message:stream"
+	if r.cfg.jsonrpc {
+		path = ""
 	}
-	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
+	c := &httpstream.Client{BaseURL: r.cfg.source}
+	req, err := c.NewRequest(http.MethodPost, path, bytes.NewReader(body))
 	if err != nil {
 		return nil, &ioError{err}
 	}

@@ -556,3 +556,34 @@ func TestFramesAcrossResubscription(t *testing.T) {
 	json.Unmarshal([]byte(lines[p.cut]), &snap)
 	assert.Equal(t, int64(len(p.firstPart())), snap.Offset, "the subscription's first frame: offset")
 }
+
+// TestRequestsKeepQuery checks that a base URL's query string is kept by
+// every kind of request the CLI makes, -d's raw body and the GET of a URL
+// included (the path of a call is added to the URL's path, not after its
+// query).
+func TestRequestsKeepQuery(t *testing.T) {
+	data := sample(t, "completed.sse")
+	tests := []struct {
+		name string
+		args []string
+		body []byte
+		path string
+	}{
+		{"message", []string{"-m", "hi"}, data, base + "/message:stream"},
+		{"data", []string{"-d", `{"message":{"parts":[{"text":"raw"}]}}`}, data, base + "/message:stream"},
+		{"data JSON-RPC", []string{"--jsonrpc", "-d", `{"jsonrpc":"2.0"}`}, toJSONRPC(data), base},
+		{"subscribe", []string{"--subscribe", "task.7"}, data, base + "/tasks/task.7:subscribe"},
+		{"get", nil, data, base},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check := func(t *testing.T, r *http.Request, body []byte) {
+				assert.Equal(t, tt.path, r.URL.Path, "path")
+				assert.Equal(t, "api_key=K", r.URL.RawQuery, "query")
+			}
+			a := newAgent(t, reply{check: check, body: tt.body})
+			got := runWith(t, append(append([]string{"--json"}, tt.args...), a.url()+"?api_key=K"), nil, nil)
+			assert.Equal(t, exitOK, got.code, "exit code; stderr %s", got.stderr)
+		})
+	}
+}

@@ -167,12 +167,11 @@ func (c *Client) reduce(ev *parser.Event) (*reconstruct.Result, error) {
 // answer, at most MaxEventSize bytes, and the server's error for any
 // other.
 func (c *Client) call(ctx context.Context, method, path string, rest any, rpcMethod string, rpc any) ([]byte, error) {
-	u := c.base()
 	var doc any
 	if c.Binding == parser.BindingJSONRPC {
-		method, doc = http.MethodPost, rpcRequest{JSONRPC: "2.0", ID: NewID(), Method: rpcMethod, Params: rpc}
+		method, path, doc = http.MethodPost, "", rpcRequest{JSONRPC: "2.0", ID: NewID(), Method: rpcMethod, Params: rpc}
 	} else {
-		u, doc = u+path, rest
+		doc = rest
 	}
 	var body io.Reader
 	if doc != nil {
@@ -187,13 +186,14 @@ func (c *Client) call(ctx context.Context, method, path string, rest any, rpcMet
 		ctx, cancel = context.WithTimeoutCause(ctx, t, ErrTimeout)
 		defer cancel()
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	req, err := c.newRequest(method, path, body)
 	if err != nil {
 		return nil, err
 	}
+	req = req.WithContext(ctx)
 	req.Header = http.Header{"Accept": {"application/json"}}
 	c.prepare(req, "")
-	resp, err := c.httpClient().Do(req)
+	resp, err := c.do(req)
 	if err != nil {
 		return nil, causeOf(ctx, err)
 	}

@@ -15,14 +15,31 @@ import (
 // texts.
 const redacted = "…"
 
+// NewRequest builds a request for Open, as the Client builds its own: to
+// BaseURL with path, an escaped path such as "/message:stream" ("" for
+// BaseURL itself, the JSON-RPC endpoint), appended to BaseURL's path less
+// its trailing slashes, and BaseURL's query string kept. The Client's
+// headers are added when the request is sent. An error names BaseURL
+// without its query string and userinfo.
+func (c *Client) NewRequest(method, path string, body io.Reader) (*http.Request, error) {
+	return c.newRequest(method, path, body)
+}
+
 // newRequest builds a request to BaseURL with suffix, an escaped path such
 // as "/message:stream" ("" for BaseURL itself), appended to BaseURL's path
-// less its trailing slashes. BaseURL's query string is kept on every call.
-// An error names BaseURL without its query string and userinfo.
+// less its trailing slashes. BaseURL's query string is kept on every call;
+// a query in suffix ("/tasks/ID?historyLength=2") is added to it. An error
+// names BaseURL without its query string and userinfo.
 func (c *Client) newRequest(method, suffix string, body io.Reader) (*http.Request, error) {
 	u, err := url.Parse(c.BaseURL)
 	if err != nil {
 		return nil, redactError(err)
+	}
+	suffix, query, _ := strings.Cut(suffix, "?")
+	if query != "" && u.RawQuery != "" {
+		u.RawQuery += "&" + query
+	} else if query != "" {
+		u.RawQuery = query
 	}
 	p := strings.TrimRight(u.EscapedPath(), "/") + suffix
 	if u.Path, err = url.PathUnescape(p); err != nil {

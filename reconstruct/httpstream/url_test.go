@@ -119,11 +119,11 @@ func TestClientBaseURLQuery(t *testing.T) {
 }
 
 func send(c *httpstream.Client) (*httpstream.Run, error) {
-	return c.SendMessage(context.Background(), &httpstream.UserMessage{Text: "hi"})
+	return c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "hi"})
 }
 
 func subscribe(c *httpstream.Client) (*httpstream.Run, error) {
-	return c.Subscribe(context.Background(), "task.1", "")
+	return c.SubscribeToTask(context.Background(), "task.1", "")
 }
 
 // closedAddr returns host:port of a port on 127.0.0.1 that nothing listens
@@ -217,4 +217,60 @@ func TestClientErrorsRedactOpen(t *testing.T) {
 	assert.NotContains(t, err.Error(), "s3cr3t")
 	assert.Contains(t, err.Error(), `/stream?…"`)
 	assert.True(t, errors.Is(err, syscall.ECONNREFUSED), "%v", err)
+}
+
+// TestClientTaskCallsBaseURLQuery checks that the one-document calls
+// (SendMessage, GetTask, CancelTask) keep the base URL's query string too,
+// GetTask's historyLength added to it, and that JSON-RPC posts them to the
+// URL itself.
+func TestClientTaskCallsBaseURLQuery(t *testing.T) {
+	const query = "?api_key=K%2B1"
+	task := `{"id":"task.1","contextId":"ctx.1","status":{"state":"TASK_STATE_COMPLETED"}}`
+	ctx := context.Background()
+	history := &httpstream.GetTaskOptions{HistoryLength: 2}
+	tests := []struct {
+		name    string
+		binding parser.Binding
+		call    func(c *httpstream.Client) error
+		want    string
+	}{
+		{"REST send", parser.BindingREST, func(c *httpstream.Client) error {
+			_, err := c.SendMessage(ctx, &httpstream.UserMessage{Text: "hi"})
+			return err
+		}, "/a2a/message:send" + query},
+		{"REST get", parser.BindingREST, func(c *httpstream.Client) error {
+			_, err := c.GetTask(ctx, "task.1", history)
+			return err
+		}, "/a2a/tasks/task.1" + query + "&historyLength=2"},
+		{"REST cancel", parser.BindingREST, func(c *httpstream.Client) error {
+			_, err := c.CancelTask(ctx, "task.1")
+			return err
+		}, "/a2a/tasks/task.1:cancel" + query},
+		{"JSON-RPC get", parser.BindingJSONRPC, func(c *httpstream.Client) error {
+			_, err := c.GetTask(ctx, "task.1", history)
+			return err
+		}, "/a2a" + query},
+		{"JSON-RPC cancel", parser.BindingJSONRPC, func(c *httpstream.Client) error {
+			_, err := c.CancelTask(ctx, "task.1")
+			return err
+		}, "/a2a" + query},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newURIAgent(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				doc := task
+				if tt.name == "REST send" {
+					doc = `{"task":` + task + `}`
+				}
+				if tt.binding == parser.BindingJSONRPC {
+					doc = `{"jsonrpc":"2.0","id":"1","result":` + task + `}`
+				}
+				w.Write([]byte(doc))
+			})
+			c := &httpstream.Client{BaseURL: a.srv.URL + "/a2a/" + query, Binding: tt.binding}
+			require.NoError(t, tt.call(c))
+			assert.Equal(t, []string{tt.want}, a.requestURIs())
+		})
+	}
 }
