@@ -119,3 +119,32 @@ func TestAllocsStreamResubscribeInfo(t *testing.T) {
 	}
 	assert.Zero(t, testing.AllocsPerRun(runs, step), "allocations of a delta frame and TaskID, LastEventID, Done")
 }
+
+// A delta frame of a replay that catches up with the text shown before the
+// resubscription (it hands out nothing) allocates nothing once warm either.
+func TestAllocsStreamReplayDelta(t *testing.T) {
+	frame := []byte("id: evt-1\ndata: " + more("art-1", "token ") + "\n\n")
+	s := reconstruct.NewStream(nil)
+	s.Write([]byte(sseStream("h", task("TASK_STATE_WORKING"), first("art-1", "The "))))
+	for range 4096 {
+		s.Write(frame)
+	}
+	for s.Next() {
+	}
+	require.NoError(t, s.Resume())
+	s.Write([]byte(sseStream("r", first("art-1", "The "))))
+	step := func() {
+		s.Write(frame)
+		for s.Next() {
+			require.Fail(t, "an update while catching up", "%v", s.Update().Kind)
+		}
+	}
+	const runs = 100
+	for {
+		step()
+		if txt := lastText(s.Result()); cap(txt)-len(txt) > (runs+1)*len("token ") {
+			break
+		}
+	}
+	assert.Zero(t, testing.AllocsPerRun(runs, step), "allocations of a Stream, one replayed delta frame")
+}

@@ -79,10 +79,14 @@
 //     byte-exact: the bytes of the deltas concatenated, a UTF-16 surrogate
 //     pair split between two deltas' escapes joined into its 4-byte UTF-8
 //     (package utf8buf), invalid bytes kept, no normalisation.
-//   - append false or absent replaces the whole part list, so a
-//     consolidating close never duplicates text. When the new text begins
-//     with the text already handed out live, the live text carries on with
-//     no UpdateReplaced; otherwise an UpdateReplaced hands out the new text.
+//   - append false or absent creates the artifact, or replaces its whole
+//     part list, so a consolidating close never duplicates text. The live
+//     text follows one rule: when the new text begins with the text already
+//     handed out, only what it adds is handed out (UpdateText); when it is
+//     shorter and a start of it, as a replay from the artifact's start is,
+//     nothing is handed out until the text passes what was shown, and then
+//     only what it adds; otherwise (it departs from what was shown, or the
+//     artifact is sealed shorter) an UpdateReplaced hands out the new text.
 //   - lastChunk seals that artifact only, with an UpdateSealed. An artifact
 //     whose metadata.type is "intermediate-thinking" is thinking
 //     (Artifact.Thinking), never the answer.
@@ -98,7 +102,9 @@
 //   - Live text (UpdateText) comes in whole characters: an incomplete UTF-8
 //     sequence or a high surrogate at the end of a delta is held back until
 //     the next delta or the artifact's seal. The concatenated UpdateText of
-//     an artifact, restarted at each UpdateReplaced, equals its stored text.
+//     an artifact, restarted at each UpdateReplaced, equals its stored text
+//     (while a replay catches up, the stored text is the part replayed so
+//     far).
 //   - When the stream is cut (a *TruncatedError), the Result holds back the
 //     same bytes: the text of an artifact still streaming (not sealed)
 //     ends on a whole character, without an incomplete UTF-8 sequence or a
@@ -150,14 +156,21 @@
 //
 // When the connection drops before the run ends, call [Stream.Resume],
 // subscribe again (POST tasks/{TaskID}:subscribe, Last-Event-ID set to
-// LastEventID) and Write that stream into the same Stream. The server sends
-// a task snapshot, then replays the events from the start of the artifact in
-// progress, then live events. Sealed artifacts are kept, those closed
-// since the cut come from the snapshot, the one in progress is rebuilt from
-// the replay, so the Result is the one the uncut stream would have given. The live text of the artifact in progress restarts with
-// an UpdateReplaced unless the replay continues what was shown. An
-// interrupted task that works again on a stream fed after Resume is a run
-// in progress again.
+// LastEventID) and Write that stream into the same Stream. A server that
+// reads Last-Event-ID sends the events after it. Corti's today does not: it
+// sends a task snapshot, then replays the events from the start of the
+// artifact in progress, then live events. Sealed artifacts are kept, those
+// closed since the cut come from the snapshot, the one in progress is
+// rebuilt from the replay, so the Result is the one the uncut stream would
+// have given. Either way the live updates are the uncut stream's too: the
+// replay of the artifact in progress hands out nothing until it passes the
+// text shown before the cut (whole characters, however the replay's deltas
+// split them), then only what it adds, so that each character is shown
+// once; a replay that departs from what was shown replaces it with an
+// UpdateReplaced. One artifact catches up at a time: when a snapshot
+// replaces two with shorter texts, the first is handed out as it is then,
+// in an UpdateReplaced. An interrupted task that works again on a stream
+// fed after Resume is a run in progress again.
 //
 // # As JSON
 //

@@ -13,7 +13,11 @@ package reconstruct
 // touched last, nearly every event of a run, takes the delta route,
 // appendDelta, which is those three calls; applyArtifact takes every other
 // artifact event, with appendParts calling the same leaf for each plain text
-// part.
+// part. What the live updates hand out when a text changes otherwise (a
+// replace, a replay from the artifact's start after a resubscription, an
+// append that rewrites bytes handed out) is decided by one rule, follows,
+// which show (through catchUp), replaceParts and appendParts call; Read's
+// route through pieces hands nothing out and keeps nothing to compare.
 
 import (
 	"bytes"
@@ -151,6 +155,11 @@ type Reducer struct {
 	idBuf  []byte
 	idView bool
 
+	// catching is the artifact whose text is catching up with the text
+	// handed out (Artifact.past set), nil when none: one at a time, so
+	// that the texts kept for it stay within MaxArtifactSize.
+	catching *Artifact
+
 	// delta is the artifact the last event extended on the delta route
 	// (appendDelta), nil when the last event took another route: a
 	// Stream hands the next delta of the same envelope to repeat.
@@ -281,7 +290,9 @@ func (r *Reducer) Done() bool { return r.final || r.err != nil }
 // are sealed when its state is terminal, and so is one tagged
 // intermediate-thinking, whose tag comes only with its close. Feeding the same Reducer
 // the subscription after a cut therefore gives the result of the uncut
-// stream.
+// stream, and the same live updates: the replay of an artifact hands out
+// nothing until it passes the text shown before the cut (see
+// [UpdateText]).
 //
 // Apply returns the error that ended the run, if it did: the server's error
 // sent in the stream, a limit exceeded, or a rule broken under
@@ -542,7 +553,7 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 		// handed out, only shown moves, over the whole text.
 		a.shown = max(a.shown, r.pieces.n+end)
 	} else {
-		r.show(a, seqOf(f), text, end)
+		r.show(a, seqOf(f), text, end, false)
 	}
 	r.delta = a
 }
@@ -743,8 +754,7 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 		}
 	}
 	if k > 0 {
-		live = a.liveText()
-		rewrote = len(live) < cp+k || !bytes.Equal(keep[:k], live[cp:cp+k])
+		rewrote = follows(a.liveText()[cp:], keep[:k], false) != extends
 	}
 	return rewrote
 }
@@ -887,24 +897,30 @@ func growText(text []byte, n, room int) []byte {
 	return append(make([]byte, 0, c), text...)
 }
 
-// replaceParts replaces the parts of a. When the new text begins with the
-// text already handed out live, the live text carries on from there;
-// otherwise an UpdateReplaced hands out the new text.
+// replaceParts replaces the parts of a. The new text is compared with the
+// text handed out live (follows): when it begins with it, the live text
+// carries on from there; when it departs from it, an UpdateReplaced hands
+// out the new text; when it is a start of it, as a replay from the
+// artifact's start is, the text handed out is kept as a.past, and show
+// hands out nothing until the text passes it (catchUp).
 func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
-	shown := a.liveText()[:a.shown]
+	shown := a.shownText()
 	if old := a.Parts; len(parts) == 1 && len(old) == 1 && a.texts == 1 && parts[0].Kind == parser.PartText &&
 		len(parts[0].Text) > 0 && len(parts[0].Text) <= cap(old[0].Text) && !roomy(old[0].Text[:len(parts[0].Text)]) {
 		// One text for one text, as the last chunk that consolidates a
 		// streamed answer sends: the new text takes the old one's buffer
 		// when it leaves no more room than trim keeps, once it is
-		// compared with what was shown.
-		kept := bytes.HasPrefix(parts[0].Text, shown)
-		// a.texts, a.textAt and a.joined stay 1, 0 and nil.
-		old[0] = copyPartText(&parts[0], append(old[0].Text[:0], parts[0].Text...))
-		if !kept {
-			r.replaced(a, seq)
+		// compared with what was shown, unless it is behind it (shown
+		// must then be kept).
+		if st := follows(parts[0].Text[:utf8buf.CompletePrefix(parts[0].Text)], shown, false); st != behind {
+			// a.texts, a.textAt and a.joined stay 1, 0 and nil.
+			old[0] = copyPartText(&parts[0], append(old[0].Text[:0], parts[0].Text...))
+			a.past, a.shown = nil, len(shown)
+			if st == diverges {
+				r.replaced(a, seq)
+			}
+			return
 		}
-		return
 	}
 	// Otherwise the old buffers are not reused, so shown stays valid.
 	a.Parts = copyParts(make([]parser.Part, 0, len(parts)), parts)
@@ -917,16 +933,95 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 	if a.texts > 1 {
 		a.joined = appendText(nil, a.Parts)
 	}
-	if !bytes.HasPrefix(a.liveText(), shown) {
-		r.replaced(a, seq)
+	r.keepShown(a, shown, seq)
+}
+
+// shownText returns the text of a handed out live.
+func (a *Artifact) shownText() []byte {
+	if a.past != nil {
+		return a.past
 	}
+	return a.liveText()[:a.shown]
+}
+
+// keepShown keeps shown, the text of a handed out live before a replace
+// that did not reuse its buffer, as a.past, for show to compare the new
+// text with (catchUp). Another artifact catching up is done with: its text
+// is handed out as it is, in an UpdateReplaced. A muted Reducer handed
+// nothing out: it keeps nothing.
+func (r *Reducer) keepShown(a *Artifact, shown []byte, seq int64) {
+	a.past, a.shown = nil, 0
+	if r.mute || len(shown) == 0 {
+		return
+	}
+	if c := r.catching; c != nil && c != a && c.past != nil {
+		r.replaced(c, seq)
+	}
+	a.past, r.catching = shown, a
+}
+
+// standing is how an artifact's text stands to the text handed out live.
+type standing uint8
+
+const (
+	// extends: the text begins with the text handed out; what follows is
+	// new text.
+	extends standing = iota
+	// behind: the text is shorter than the text handed out and a start of
+	// it, as a replay from the artifact's start is until it catches up.
+	behind
+	// diverges: neither; the text replaced the text handed out.
+	diverges
+)
+
+// follows is the rule that decides what the live updates hand out when an
+// artifact's text changes other than by a plain append: it returns how
+// text, the whole characters of the artifact's text (all of it when final),
+// stands to shown, the text handed out. A text that is final (the artifact
+// is sealed with it) is never behind: shorter, it diverges. The text of
+// every route a delta takes (appendDelta, appendParts, replaceParts) is
+// compared by it, in show and replaceParts, and in appendParts for the
+// bytes an append rewrites.
+func follows(text, shown []byte, final bool) standing {
+	switch {
+	case bytes.HasPrefix(text, shown):
+		return extends
+	case !final && bytes.HasPrefix(shown, text):
+		return behind
+	}
+	return diverges
+}
+
+// catchUp compares text[:end], the live text of a whose a.past is set, with
+// a.past (follows), and reports whether text[a.shown:end] may be handed out
+// as new text: a text that extends a.past carries on from its end, and
+// a.past is dropped; one behind it hands out nothing (a.shown counts how
+// much of it matched); one that diverges is handed out in an
+// UpdateReplaced.
+//
+// Only the bytes past a.shown are compared, the text before them having
+// matched already: a delta rewrites no byte before the text's complete
+// prefix, which a.shown never passes, so that a replay costs no more per
+// delta than the delta's length.
+func (r *Reducer) catchUp(a *Artifact, seq int64, text []byte, end int, final bool) bool {
+	from := min(a.shown, end)
+	switch follows(text[from:end], a.past[from:], final) {
+	case extends:
+		a.shown, a.past = len(a.past), nil
+		return true
+	case behind:
+		a.shown = end
+		return false
+	}
+	r.replaced(a, seq)
+	return true
 }
 
 // replaced hands out the whole characters of a's text in an
 // UpdateReplaced, the text having changed from what was shown.
 func (r *Reducer) replaced(a *Artifact, seq int64) {
 	text := a.liveText()
-	a.shown = utf8buf.CompletePrefix(text)
+	a.shown, a.past = utf8buf.CompletePrefix(text), nil
 	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:a.shown]})
 }
 
@@ -938,13 +1033,17 @@ func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
 	if !sealing {
 		end = utf8buf.CompletePrefix(text)
 	}
-	r.show(a, seq, text, end)
+	r.show(a, seq, text, end, sealing)
 }
 
 // show hands out text[a.shown:end], where text is a's live text, in an
 // UpdateText when end is past a.shown; a.shown moves to end even when
-// r.mute drops the update.
-func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int) {
+// r.mute drops the update. final says that a is being sealed. While a's
+// text catches up with the text handed out (a.past), catchUp decides.
+func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int, final bool) {
+	if a.past != nil && !r.catchUp(a, seq, text, end, final) {
+		return
+	}
 	if end <= a.shown {
 		return
 	}
@@ -1104,8 +1203,10 @@ func (r *Reducer) trim() {
 	}
 }
 
-// trim gives back the room of a's texts (trimmed).
+// trim gives back the room of a's texts (trimmed), and the text handed out
+// that a's text was catching up with.
 func (a *Artifact) trim() {
+	a.past = nil
 	for i := range a.Parts {
 		a.Parts[i].Text = trimmed(a.Parts[i].Text)
 	}

@@ -108,8 +108,15 @@ type storedArtifact struct {
 // events from the first event of the artifact in progress, or from the
 // first event not received. ok is false when there is nothing to resume.
 func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub string, ok bool) {
+	snap, replay, ok := subscriptionParts(in, events, k, withArtifacts)
+	return snap + replay, ok
+}
+
+// subscriptionParts returns what subscription returns in two parts: the
+// task snapshot (an SSE event) and the replay.
+func subscriptionParts(in string, events []wireEvent, k int, withArtifacts bool) (snapshot, replay string, ok bool) {
 	if k == 0 {
-		return "", false // no task id known yet
+		return "", "", false // no task id known yet
 	}
 	var tid, cid, st string
 	var store []*storedArtifact
@@ -118,7 +125,7 @@ func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub
 	sealed := map[string]bool{}
 	for i, ev := range events[:k] {
 		if ev.terminate {
-			return "", false
+			return "", "", false
 		}
 		if tid == "" {
 			tid = ev.taskID
@@ -150,7 +157,7 @@ func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub
 		sealed[ev.art] = sealed[ev.art] || ev.last
 	}
 	if tid == "" {
-		return "", false
+		return "", "", false
 	}
 	from := k
 	for _, a := range store {
@@ -187,11 +194,11 @@ func subscription(in string, events []wireEvent, k int, withArtifacts bool) (sub
 	if events[0].rpc {
 		data = `{"jsonrpc":"2.0","id":"sub-1","result":` + data + `}`
 	}
-	sub = "id: " + events[k-1].id + "\ndata: " + data + "\n\n"
+	snapshot = "id: " + events[k-1].id + "\ndata: " + data + "\n\n"
 	if from < len(events) {
-		sub += in[events[from].off:]
+		replay = in[events[from].off:]
 	}
-	return sub, true
+	return snapshot, replay, true
 }
 
 // Cut every test stream at every event boundary and in the middle of every

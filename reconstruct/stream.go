@@ -246,7 +246,11 @@ func (s *Stream) CloseWithError(err error) error {
 // tasks/{id}:subscribe request, with Last-Event-ID set to LastEventID) after
 // the previous one dropped before the run ended: the bytes of an event cut
 // by the drop are discarded, and the events of the new connection are
-// applied to the same run. It fails when the run has already ended.
+// applied to the same run. The new connection may send the events after
+// Last-Event-ID, or, as Corti's server does, a task snapshot and the events
+// from the start of the artifact in progress: either way the updates that
+// follow are those the uncut stream would have given, each character of
+// live text handed out once. It fails when the run has already ended.
 //
 // Call Next until it returns false before Resume: the updates not handed
 // out yet and the bytes of an event the drop cut are dropped by it.

@@ -7,3 +7,7 @@ package reconstruct_test
 // find in a test of one goroutine, every seventh byte (a prime, so that
 // every position in the events' periodic layout is still met).
 const cutStride = 7
+
+// liveStride is the step between the cuts of TestResumeLiveText in the
+// streams of 4 KiB or more, under the race detector.
+const liveStride = 31

@@ -12,11 +12,18 @@ type UpdateKind uint8
 // The kinds of updates.
 const (
 	// UpdateText hands out new text of an artifact, in whole characters:
-	// append Text to what the artifact showed so far.
+	// append Text to what the artifact showed so far. A replace whose
+	// text begins with what was shown hands out only what it adds, and
+	// nothing when it adds nothing; so does a replay of the artifact from
+	// its start after a resubscription, which hands out nothing until it
+	// passes what was shown. Each character is handed out once.
 	UpdateText UpdateKind = iota + 1
 	// UpdateReplaced says the artifact's text was replaced by text that
 	// does not continue what was shown: show Text instead (whole
-	// characters; more may follow in UpdateText).
+	// characters; more may follow in UpdateText). It comes for a
+	// consolidating close that differs from the streamed text (or is
+	// shorter), and for a replay that departs from what was shown; never
+	// for one that repeats it.
 	UpdateReplaced
 	// UpdateSealed says a lastChunk closed the artifact: as thinking when
 	// Artifact.Thinking, otherwise as the answer so far (the final status

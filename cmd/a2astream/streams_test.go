@@ -81,8 +81,11 @@ func TestOutputStreams(t *testing.T) {
 					assert.True(t, ok, "%q runs into another line: %q\nwhole output:\n%s", m.mark, line, both.String())
 				}
 			}
-			// The same lines, each whole, as apart.
-			assert.Equal(t, sortedLines(apart.stdout+apart.stderr), sortedLines(both.String()), "the lines of one buffer (+) and of stdout and stderr apart (-)")
+			// The same lines, each whole, as apart, but for a line of
+			// stdout that a line of stderr comes into (the note of a
+			// resubscription while the answer streams), ended there and
+			// carried on after it.
+			assert.Equal(t, sortedLines(apart.stdout+apart.stderr), sortedLines(rejoin(both.String(), apart.stdout+apart.stderr)), "the lines of one buffer (+) and of stdout and stderr apart (-)")
 		})
 	}
 }
@@ -96,5 +99,32 @@ func sortedLines(s string) string {
 		}
 	}
 	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// rejoin returns out, stdout and stderr in one buffer, with each line that
+// is not a line of apart (stdout and stderr apart) joined to the next such
+// line when the two make one: a line of stdout that a line of stderr came
+// into, cut in two there.
+func rejoin(out, apart string) string {
+	whole := map[string]bool{}
+	for _, l := range strings.Split(apart, "\n") {
+		whole[l] = true
+	}
+	lines := strings.Split(out, "\n")
+	for i := 0; i < len(lines); i++ {
+		if whole[lines[i]] {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			if !whole[lines[j]] {
+				if whole[lines[i]+lines[j]] {
+					lines[i] += lines[j]
+					lines = slices.Delete(lines, j, j+1)
+				}
+				break
+			}
+		}
+	}
 	return strings.Join(lines, "\n")
 }
