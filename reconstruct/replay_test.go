@@ -109,35 +109,43 @@ var replayModels = []replayModel{
 	}},
 }
 
+// liveCut is where TestResumeLiveText cuts a stream, and the replay models
+// it resumes with there.
+type liveCut struct {
+	at     int
+	models []replayModel
+}
+
 // liveCuts returns where TestResumeLiveText cuts a stream of n bytes with
-// the given events: at every event boundary, in the middle of every event,
-// and every stride bytes.
-func liveCuts(events []wireEvent, n, stride int) []int {
+// the given events: at every event boundary and in the middle of every
+// event, resumed with every replay model; and every stride bytes (none
+// when stride is 0), resumed with one model in turn.
+func liveCuts(events []wireEvent, n, stride int) []liveCut {
 	seen := map[int]bool{}
-	var cuts []int
-	add := func(c int) {
-		if !seen[c] {
-			seen[c] = true
-			cuts = append(cuts, c)
+	var cuts []liveCut
+	for _, ev := range events {
+		for _, at := range []int{ev.off, (ev.off + ev.end) / 2} {
+			if !seen[at] {
+				seen[at] = true
+				cuts = append(cuts, liveCut{at, replayModels})
+			}
 		}
 	}
-	for _, ev := range events {
-		add(ev.off)
-		add((ev.off + ev.end) / 2)
-	}
-	for c := 0; c <= n; c += stride {
-		add(c)
+	for at, i := 0, 0; stride > 0 && at <= n; at, i = at+stride, i+1 {
+		if !seen[at] {
+			cuts = append(cuts, liveCut{at, replayModels[i%len(replayModels) : i%len(replayModels)+1]})
+		}
 	}
 	return cuts
 }
 
 // TestResumeLiveText cuts every test stream (the recorded ones and the
-// package's, in both bindings) at every event boundary, inside every event
-// and every few bytes (every byte of the short ones), resumes with each
-// replay model, and checks that a typing UI is told what the uncut run
-// tells it: the same text updates (text handed out in other pieces
-// aside), so that a UI that handles only UpdateText shows each character
-// once; and the same Result.
+// package's, in both bindings) at every event boundary and in the middle of
+// every event, resumed with each replay model, and (REST) at every byte
+// (every liveStride bytes), resumed with one model in turn; it checks
+// that a typing UI is told what the uncut run tells it: the same text
+// updates (text handed out in other pieces aside), so that a UI that
+// handles only UpdateText shows each character once; and the same Result.
 func TestResumeLiveText(t *testing.T) {
 	ignorePosition := cmpopts.IgnoreFields(reconstruct.Diagnostic{}, "Position")
 	for _, c := range corpus(t) {
@@ -148,21 +156,19 @@ func TestResumeLiveText(t *testing.T) {
 			want := s.Result()
 			events := wireEvents(t, c.in)
 			stride := liveStride
-			switch {
-			case len(c.in) < 4096 && testing.Short():
-				stride = 7
-			case len(c.in) < 4096:
-				stride = 1
-			case testing.Short():
-				stride = 31
+			if testing.Short() {
+				stride = max(stride, 7) // a prime, as TestCutAtEveryByte's
+			}
+			if strings.HasSuffix(c.name, "/jsonrpc") {
+				stride = 0 // the same events as the REST stream's
 			}
 			resumed := 0
-			for _, cut := range liveCuts(events, len(c.in), stride) {
-				k := 0 // events received whole
+			for _, lc := range liveCuts(events, len(c.in), stride) {
+				cut, k := lc.at, 0 // k: the events received whole
 				for k < len(events) && events[k].end <= cut {
 					k++
 				}
-				for _, m := range replayModels {
+				for _, m := range lc.models {
 					sub, ok := m.sub(c.in, events, k)
 					if !ok {
 						continue
@@ -303,7 +309,11 @@ func TestResumeTwiceLiveText(t *testing.T) {
 			want := s.Result()
 			events := wireEvents(t, c.in)
 			resumed := 0
-			for k1 := range events {
+			step := twiceStep
+			if testing.Short() {
+				step = max(step, 5)
+			}
+			for k1 := 0; k1 < len(events); k1 += step {
 				for _, cut1 := range []int{events[k1].off, (events[k1].off + events[k1].end) / 2} {
 					for _, withSnapshot := range []bool{false, true} {
 						snap, replay, ok := subscriptionParts(c.in, events, k1, false)

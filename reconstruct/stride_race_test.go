@@ -8,6 +8,12 @@ package reconstruct_test
 // every position in the events' periodic layout is still met).
 const cutStride = 7
 
-// liveStride is the step between the cuts of TestResumeLiveText in the
-// streams of 4 KiB or more, under the race detector.
-const liveStride = 31
+// liveStride is the step between the cuts of TestResumeLiveText that
+// resume with one replay model in turn, under the race detector: every
+// thirteenth byte, a prime, so that every position in the events' periodic
+// layout is still met.
+const liveStride = 13
+
+// twiceStep is the step between the events TestResumeTwiceLiveText cuts
+// first, under the race detector.
+const twiceStep = 11

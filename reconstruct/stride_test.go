@@ -5,7 +5,10 @@ package reconstruct_test
 // cutStride is the step between the cuts of TestCutAtEveryByte: every byte.
 const cutStride = 1
 
-// liveStride is the step between the cuts of TestResumeLiveText in the
-// streams of 4 KiB or more: every seventh byte, a prime (as under the
-// race detector for TestCutAtEveryByte).
-const liveStride = 7
+// liveStride is the step between the cuts of TestResumeLiveText that
+// resume with one replay model in turn: every byte.
+const liveStride = 1
+
+// twiceStep is the step between the events TestResumeTwiceLiveText cuts
+// first: every event.
+const twiceStep = 1
