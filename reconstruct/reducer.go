@@ -155,10 +155,10 @@ type Reducer struct {
 	idBuf  []byte
 	idView bool
 
-	// catching is the artifact whose text is catching up with the text
-	// handed out (Artifact.past set), nil when none: one at a time, so
-	// that the texts kept for it stay within MaxArtifactSize.
-	catching *Artifact
+	// past is the text handed out of the artifact whose text catches up
+	// with it: one at a time, so that the text kept stays within
+	// MaxArtifactSize.
+	past pastText
 
 	// delta is the artifact the last event extended on the delta route
 	// (appendDelta), nil when the last event took another route: a
@@ -901,10 +901,10 @@ func growText(text []byte, n, room int) []byte {
 // text handed out live (follows): when it begins with it, the live text
 // carries on from there; when it departs from it, an UpdateReplaced hands
 // out the new text; when it is a start of it, as a replay from the
-// artifact's start is, the text handed out is kept as a.past, and show
+// artifact's start is, the text handed out is kept (r.past), and show
 // hands out nothing until the text passes it (catchUp).
 func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
-	shown := a.shownText()
+	shown := r.shownText(a)
 	if old := a.Parts; len(parts) == 1 && len(old) == 1 && a.texts == 1 && parts[0].Kind == parser.PartText &&
 		len(parts[0].Text) > 0 && len(parts[0].Text) <= cap(old[0].Text) && !roomy(old[0].Text[:len(parts[0].Text)]) {
 		// One text for one text, as the last chunk that consolidates a
@@ -915,7 +915,8 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 		if st := follows(parts[0].Text[:utf8buf.CompletePrefix(parts[0].Text)], shown, false); st != behind {
 			// a.texts, a.textAt and a.joined stay 1, 0 and nil.
 			old[0] = copyPartText(&parts[0], append(old[0].Text[:0], parts[0].Text...))
-			a.past, a.shown = nil, len(shown)
+			r.past.drop(a)
+			a.shown = len(shown)
 			if st == diverges {
 				r.replaced(a, seq)
 			}
@@ -936,28 +937,48 @@ func (r *Reducer) replaceParts(a *Artifact, parts []parser.Part, seq int64) {
 	r.keepShown(a, shown, seq)
 }
 
+// pastText is the text handed out live of one artifact, kept when a
+// replace made the artifact's text shorter than it (a replay from the
+// artifact's start catching up, see Reducer.catchUp): of is the artifact,
+// nil when none, and text what its live updates handed out, while
+// of.liveText()[:of.shown] equals text[:of.shown] and of.shown < len(text).
+// It is dropped once the text passes it, departs from it, or is sealed,
+// and at the end of the run.
+type pastText struct {
+	of   *Artifact
+	text []byte
+}
+
+// drop forgets the text kept for a, if any.
+func (p *pastText) drop(a *Artifact) {
+	if p.of == a {
+		*p = pastText{}
+	}
+}
+
 // shownText returns the text of a handed out live.
-func (a *Artifact) shownText() []byte {
-	if a.past != nil {
-		return a.past
+func (r *Reducer) shownText(a *Artifact) []byte {
+	if r.past.of == a {
+		return r.past.text
 	}
 	return a.liveText()[:a.shown]
 }
 
 // keepShown keeps shown, the text of a handed out live before a replace
-// that did not reuse its buffer, as a.past, for show to compare the new
+// that did not reuse its buffer, in r.past, for show to compare the new
 // text with (catchUp). Another artifact catching up is done with: its text
 // is handed out as it is, in an UpdateReplaced. A muted Reducer handed
 // nothing out: it keeps nothing.
 func (r *Reducer) keepShown(a *Artifact, shown []byte, seq int64) {
-	a.past, a.shown = nil, 0
+	r.past.drop(a)
+	a.shown = 0
 	if r.mute || len(shown) == 0 {
 		return
 	}
-	if c := r.catching; c != nil && c != a && c.past != nil {
+	if c := r.past.of; c != nil {
 		r.replaced(c, seq)
 	}
-	a.past, r.catching = shown, a
+	r.past = pastText{a, shown}
 }
 
 // standing is how an artifact's text stands to the text handed out live.
@@ -992,22 +1013,23 @@ func follows(text, shown []byte, final bool) standing {
 	return diverges
 }
 
-// catchUp compares text[:end], the live text of a whose a.past is set, with
-// a.past (follows), and reports whether text[a.shown:end] may be handed out
-// as new text: a text that extends a.past carries on from its end, and
-// a.past is dropped; one behind it hands out nothing (a.shown counts how
-// much of it matched); one that diverges is handed out in an
-// UpdateReplaced.
+// catchUp compares text[:end], the live text of a, whose text handed out
+// is kept in r.past, with that text (follows), and reports whether
+// text[a.shown:end] may be handed out as new text: a text that extends it
+// carries on from its end, and r.past is dropped; one behind it hands out
+// nothing (a.shown counts how much of it matched); one that diverges is
+// handed out in an UpdateReplaced.
 //
 // Only the bytes past a.shown are compared, the text before them having
 // matched already: a delta rewrites no byte before the text's complete
 // prefix, which a.shown never passes, so that a replay costs no more per
 // delta than the delta's length.
 func (r *Reducer) catchUp(a *Artifact, seq int64, text []byte, end int, final bool) bool {
+	past := r.past.text
 	from := min(a.shown, end)
-	switch follows(text[from:end], a.past[from:], final) {
+	switch follows(text[from:end], past[from:], final) {
 	case extends:
-		a.shown, a.past = len(a.past), nil
+		a.shown, r.past = len(past), pastText{}
 		return true
 	case behind:
 		a.shown = end
@@ -1021,7 +1043,8 @@ func (r *Reducer) catchUp(a *Artifact, seq int64, text []byte, end int, final bo
 // UpdateReplaced, the text having changed from what was shown.
 func (r *Reducer) replaced(a *Artifact, seq int64) {
 	text := a.liveText()
-	a.shown, a.past = utf8buf.CompletePrefix(text), nil
+	a.shown = utf8buf.CompletePrefix(text)
+	r.past.drop(a)
 	r.updates = append(r.updates, Update{Kind: UpdateReplaced, Seq: seq, Artifact: a, Text: text[:a.shown]})
 }
 
@@ -1039,9 +1062,9 @@ func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
 // show hands out text[a.shown:end], where text is a's live text, in an
 // UpdateText when end is past a.shown; a.shown moves to end even when
 // r.mute drops the update. final says that a is being sealed. While a's
-// text catches up with the text handed out (a.past), catchUp decides.
+// text catches up with the text handed out (r.past), catchUp decides.
 func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int, final bool) {
-	if a.past != nil && !r.catchUp(a, seq, text, end, final) {
+	if r.past.of == a && !r.catchUp(a, seq, text, end, final) {
 		return
 	}
 	if end <= a.shown {
@@ -1197,16 +1220,16 @@ func (r *Reducer) holdBack() {
 //
 // An artifact sealed on its last chunk has given its room back then: a run
 // of several large artifacts does not hold the room of each until it ends.
+// The text kept for an artifact catching up (r.past) goes too.
 func (r *Reducer) trim() {
+	r.past = pastText{}
 	for _, a := range r.res.Artifacts {
 		a.trim()
 	}
 }
 
-// trim gives back the room of a's texts (trimmed), and the text handed out
-// that a's text was catching up with.
+// trim gives back the room of a's texts (trimmed).
 func (a *Artifact) trim() {
-	a.past = nil
 	for i := range a.Parts {
 		a.Parts[i].Text = trimmed(a.Parts[i].Text)
 	}

@@ -109,14 +109,8 @@ type Artifact struct {
 	CitationDiagnostics []citations.Diagnostic
 
 	// shown is the number of bytes of the joined text (liveText) handed
-	// out in updates: liveText()[:shown] is the text handed out, or past's
-	// start when past is set. 0 ≤ shown ≤ len(liveText()).
+	// out in updates.
 	shown int
-	// past is the text handed out, kept when a replace made the live text
-	// shorter than it (a replay from the artifact's start catching up, see
-	// Reducer.catchUp); nil otherwise, and once the live text passes it,
-	// departs from it, or is sealed. While set, shown < len(past).
-	past []byte
 	// texts is the number of text parts, and joined their text joined
 	// with utf8buf.Append when there are two or more (nil otherwise: the
 	// one text part is the joined text). joined grows with the deltas, so
