@@ -120,3 +120,67 @@ func ExampleStream_typing() {
 	// Checking the notes…All clear 😀.
 	// answer: All clear 😀. (1 thinking)
 }
+
+// ExampleStream_Resume resumes a run whose connection dropped inside the
+// answer. The resubscription answers as Corti's server does today: a task
+// snapshot, then the answer replayed from its start, then what follows. The
+// replay repeats what was shown, so nothing of it is handed out again: a
+// UI of UpdateText shows each character once.
+func ExampleStream_Resume() {
+	first := `id: 1
+data: {"task":{"id":"task-1","status":{"state":"TASK_STATE_WORKING"}}}
+
+id: 2
+data: {"artifactUpdate":{"taskId":"task-1","artifact":{"artifactId":"a","parts":[{"text":"Mr. Jør"}]}}}
+
+id: 3
+data: {"artifactUpdate":{"taskId":"task-1","append":true,"artifact":{"artifactId":"a","parts":[{"text":"gensen has"}]}}}
+
+id: 4
+data: {"artifactUpd` // the connection drops here
+	subscription := `id: 3
+data: {"task":{"id":"task-1","status":{"state":"TASK_STATE_WORKING"}}}
+
+id: 2
+data: {"artifactUpdate":{"taskId":"task-1","artifact":{"artifactId":"a","parts":[{"text":"Mr. Jør"}]}}}
+
+id: 3
+data: {"artifactUpdate":{"taskId":"task-1","append":true,"artifact":{"artifactId":"a","parts":[{"text":"gensen has"}]}}}
+
+id: 4
+data: {"artifactUpdate":{"taskId":"task-1","append":true,"artifact":{"artifactId":"a","parts":[{"text":" type 2 diabetes."}]}}}
+
+id: 5
+data: {"artifactUpdate":{"taskId":"task-1","lastChunk":true,"artifact":{"artifactId":"a","parts":[{"text":"Mr. Jørgensen has type 2 diabetes."}]}}}
+
+id: 6
+data: {"statusUpdate":{"taskId":"task-1","status":{"state":"TASK_STATE_COMPLETED"}}}
+
+`
+	s := reconstruct.NewStream(nil)
+	show := func() {
+		for s.Next() {
+			switch u := s.Update(); u.Kind {
+			case reconstruct.UpdateText:
+				fmt.Printf("[%s]", u.Text)
+			case reconstruct.UpdateReplaced:
+				fmt.Printf("\nreplaced by: %s", u.Text)
+			}
+		}
+	}
+	s.Write([]byte(first))
+	show()
+	// The connection dropped: subscribe again (tasks/{TaskID}:subscribe,
+	// Last-Event-ID: LastEventID) and write what it sends.
+	fmt.Printf(" (resubscribing to %s after event %s) ", s.TaskID(), s.LastEventID())
+	if err := s.Resume(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	s.Write([]byte(subscription))
+	show()
+	fmt.Println("\nerror:", s.Close())
+	// Output:
+	// [Mr. Jør][gensen has] (resubscribing to task-1 after event 3) [ type 2 diabetes.]
+	// error: <nil>
+}
