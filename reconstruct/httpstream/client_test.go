@@ -163,15 +163,19 @@ func replay(t *testing.T, w http.ResponseWriter, r *http.Request, data []byte, f
 // seen is what a caller saw of a run: the live text of each artifact as
 // the updates tell it, the kinds of the updates, and the Result.
 type seen struct {
-	live  map[string]string
-	kinds []reconstruct.UpdateKind
-	res   *reconstruct.Result
-	err   error
+	live map[string]string
+	// typed is what a typing UI that appends UpdateText alone shows, and
+	// replaced counts the UpdateReplaced it would miss.
+	typed    map[string]string
+	replaced int
+	kinds    []reconstruct.UpdateKind
+	res      *reconstruct.Result
+	err      error
 }
 
 func readRun(t *testing.T, run *httpstream.Run) seen {
 	t.Helper()
-	s := seen{live: map[string]string{}}
+	s := seen{live: map[string]string{}, typed: map[string]string{}}
 	dones := 0
 	for u, err := range run.Updates() {
 		if err != nil {
@@ -182,8 +186,10 @@ func readRun(t *testing.T, run *httpstream.Run) seen {
 		switch u.Kind {
 		case reconstruct.UpdateText:
 			s.live[string(u.Artifact.ArtifactID)] += string(u.Text)
+			s.typed[string(u.Artifact.ArtifactID)] += string(u.Text)
 		case reconstruct.UpdateReplaced:
 			s.live[string(u.Artifact.ArtifactID)] = string(u.Text)
+			s.replaced++
 		case reconstruct.UpdateDone:
 			dones++
 		}

@@ -1,6 +1,7 @@
 package httpstream_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -55,7 +56,23 @@ type faultPlan struct {
 	kinds []faultKind
 	cuts  []float64
 	codes []int
+	// replay is how a resubscription is answered: replayAfterID, the
+	// events after Last-Event-ID; replayArtifact, as Corti's server does
+	// today, from the start of the artifact in progress; replaySnapshot,
+	// the task's snapshot first, then as replayArtifact.
+	replay replayModel
 }
+
+// replayModel is how the fault server replays a stream to a
+// resubscription.
+type replayModel int
+
+const (
+	replayAfterID replayModel = iota
+	replayArtifact
+	replaySnapshot
+	replayModels
+)
 
 func newFaultPlan(rng *rand.Rand, conns int) faultPlan {
 	var p faultPlan
@@ -68,6 +85,7 @@ func newFaultPlan(rng *rand.Rand, conns int) faultPlan {
 		p.cuts = append(p.cuts, rng.Float64())
 		p.codes = append(p.codes, rng.IntN(len(transientAnswers)))
 	}
+	p.replay = replayModel(rng.IntN(int(replayModels)))
 	return p
 }
 
@@ -85,15 +103,7 @@ func serveFault(t *testing.T, a *agent, p faultPlan, n int, w http.ResponseWrite
 	}
 	rest := data
 	if n > 0 {
-		last := r.Header.Get("Last-Event-ID")
-		for i, f := range frames {
-			if f.id == last {
-				rest = data[f.end:]
-				if i+1 < len(frames) {
-					rest = data[frames[i+1].off:]
-				}
-			}
-		}
+		rest = replayed(p.replay, data, frames, r.Header.Get("Last-Event-ID"))
 	}
 	cut := int(p.cuts[min(n, len(p.cuts)-1)] * float64(len(rest)))
 	switch kind {
@@ -126,6 +136,57 @@ func serveFault(t *testing.T, a *agent, p faultPlan, n int, w http.ResponseWrite
 		}
 	}
 }
+
+// replayed is what a server answers a resubscription with after the
+// client received the event last: with replayAfterID the events after it;
+// with replayArtifact, when last is a delta of an artifact still open,
+// every event from that artifact's first (append false), as Corti's
+// server does while it does not read Last-Event-ID; with replaySnapshot
+// the stream's first event (the task, WORKING) before that, when no
+// status came between them, as a snapshot of the task.
+func replayed(model replayModel, data []byte, frames []frame, last string) []byte {
+	i := -1
+	for k, f := range frames {
+		if f.id == last {
+			i = k
+		}
+	}
+	from := i + 1
+	if model != replayAfterID {
+		from = artifactStart(data, frames, i)
+	}
+	var rest []byte
+	if from < len(frames) {
+		rest = data[frames[from].off:]
+	}
+	if model != replaySnapshot || from == i+1 || !bytes.Contains(frame0(data, frames), []byte(`"task":`)) {
+		return rest
+	}
+	for _, f := range frames[1:from] {
+		if bytes.Contains(data[f.off:f.end], []byte(`"statusUpdate"`)) {
+			return rest
+		}
+	}
+	return append(append([]byte(nil), frame0(data, frames)...), rest...)
+}
+
+// artifactStart returns the index of the first event of the artifact that
+// frame i updates, when i is a delta of an artifact not closed yet (the
+// samples do not interleave artifacts); i+1 otherwise.
+func artifactStart(data []byte, frames []frame, i int) int {
+	for j := i; j >= 0; j-- {
+		ev := data[frames[j].off:frames[j].end]
+		if !bytes.Contains(ev, []byte(`"artifactUpdate"`)) || bytes.Contains(ev, []byte(`"lastChunk":true`)) {
+			return i + 1
+		}
+		if !bytes.Contains(ev, []byte(`"append":true`)) {
+			return j
+		}
+	}
+	return i + 1
+}
+
+func frame0(data []byte, frames []frame) []byte { return data[frames[0].off:frames[0].end] }
 
 // TestClientFaults runs every sample stream over both bindings a few
 // hundred times against a server that breaks each connection in a way
@@ -192,6 +253,7 @@ func TestClientFaults(t *testing.T) {
 	baseline := settledGoroutines(0, 0)
 	rng := rand.New(rand.NewPCG(31, 3))
 	used := map[faultKind]int{}
+	replays := map[replayModel]int{}
 	completed := 0
 	began := time.Now()
 	for i := range runs {
@@ -228,11 +290,17 @@ func TestClientFaults(t *testing.T) {
 		completed++
 		require.Empty(t, cmp.Diff(s.uncut.res, got.res, cmpResult), "run %d (%s/%s, plan %v): Result differs (-uncut +faulted)", i, s.name, s.b, p.kinds)
 		require.Empty(t, cmp.Diff(s.uncut.live, got.live), "run %d (%s/%s, plan %v): live text differs", i, s.name, s.b, p.kinds)
+		require.Empty(t, cmp.Diff(s.uncut.typed, got.typed), "run %d (%s/%s, plan %v, replay %d): UpdateText alone differs", i, s.name, s.b, p.kinds, p.replay)
+		require.Equal(t, s.uncut.replaced, got.replaced, "run %d (%s/%s, plan %v, replay %d): UpdateReplaced", i, s.name, s.b, p.kinds, p.replay)
+		replays[p.replay]++
 	}
 	for k := faultNone; k < faultKinds; k++ {
 		assert.Positive(t, used[k], "fault %s never met", faultNames[k])
 	}
-	t.Logf("%d runs in %v: %d completed; connections by fault: %v", runs, time.Since(began).Round(time.Millisecond), completed, used)
+	for m := replayAfterID; m < replayModels; m++ {
+		assert.Positive(t, replays[m], "replay model %d never met", m)
+	}
+	t.Logf("%d runs in %v: %d completed; connections by fault: %v; completed runs by replay model: %v", runs, time.Since(began).Round(time.Millisecond), completed, used, replays)
 	assert.GreaterOrEqual(t, completed, runs*9/10)
 	// Nothing of the runs is left running: their connections, watchdogs
 	// and the reads that finish a body end with them.
