@@ -24,7 +24,8 @@ type output interface {
 	// update shows one update of the Stream.
 	update(u *reconstruct.Update)
 	// frame shows one SSE frame and its decoded event (nil with decErr
-	// when it did not decode); called only when wantsFrames.
+	// when it did not decode); called only in --frames and --events
+	// modes, where the runner has a lexer of its own.
 	frame(f *sse.Frame, ev *parser.Event, decErr error)
 	// note tells the person something about the connection, on stderr.
 	note(msg string)
@@ -33,9 +34,6 @@ type output interface {
 	// starting.
 	finish(res *reconstruct.Result, err error)
 }
-
-// wantsFrames reports whether the mode shows frames.
-func wantsFrames(m mode) bool { return m == modeFrames || m == modeEvents }
 
 // runner reads one source into a Stream and an output.
 type runner struct {
