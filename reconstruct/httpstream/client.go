@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -563,10 +564,6 @@ const feedSize = 2 << 10
 // making many runs does not allocate one per run.
 var readBufs = sync.Pool{New: func() any { return new([readSize]byte) }}
 
-// maxEmptyReads is how many reads returning no data and no error in a row
-// are taken as a broken body (io.ErrNoProgress).
-const maxEmptyReads = 100
-
 // Updates returns an iterator over the run's updates, resubscriptions
 // included, ending with the UpdateDone; when the run ended with an error,
 // the iterator then yields it once more, with a zero Update, as the error
@@ -649,14 +646,13 @@ func (e *teeError) Error() string   { return errTee.Error() + ": " + e.err.Error
 func (e *teeError) Unwrap() []error { return []error{errTee, e.err} }
 
 // read feeds the connection's body to the Stream until it ends or the run
-// does. It returns the read error (nil at the end of the body or of the
-// run) and whether yield took every update.
+// does, reading it by sse.ReadSome's rule (a body stuck at no data and no
+// error ends with io.ErrNoProgress). It returns the read error (nil at the
+// end of the body or of the run) and whether yield took every update.
 func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) bool) (error, bool) {
-	empty := 0
 	for {
-		n, err := cn.resp.Body.Read(buf)
+		n, err := sse.ReadSome(cn.resp.Body, buf)
 		if n > 0 {
-			empty = 0
 			cn.wd.touch()
 			r.delay = r.delay0
 			if r.c.Tee != nil {
@@ -680,10 +676,6 @@ func (r *Run) read(cn *conn, buf []byte, yield func(reconstruct.Update, error) b
 					}
 					return nil, true
 				}
-			}
-		} else if err == nil {
-			if empty++; empty >= maxEmptyReads {
-				err = io.ErrNoProgress
 			}
 		}
 		if err == io.EOF {
