@@ -451,6 +451,11 @@ func (w *writer) citation(c *citations.Resolved) {
 
 func (w *writer) parts(parts []parser.Part) {
 	w.key("parts")
+	w.partList(parts)
+}
+
+// partList writes parts as the document's array of part objects.
+func (w *writer) partList(parts []parser.Part) {
 	w.open('[')
 	for i := range parts {
 		p := &parts[i]
@@ -501,6 +506,11 @@ func (w *writer) message(name string, m *parser.Message) {
 		return
 	}
 	w.key(name)
+	w.messageObject(m)
+}
+
+// messageObject writes m as the document's message object.
+func (w *writer) messageObject(m *parser.Message) {
 	w.open('{')
 	w.strBytes("messageId", m.MessageID)
 	w.str("role", m.Role.String())
@@ -912,4 +922,27 @@ func AppendErrorJSON(dst []byte, err error, opts *JSONOptions) []byte {
 // returns the extended slice.
 func AppendJSONString(dst []byte, s []byte) []byte {
 	return appendString(dst, s, false)
+}
+
+// AppendPartsJSON appends parts as the document's "parts" arrays hold
+// them, one compact JSON array of part objects, and returns the extended
+// slice. `a2astream --events` writes the parts of its lines with it, so
+// that every output writes a part alike.
+func AppendPartsJSON(dst []byte, parts []parser.Part) []byte {
+	w := writer{b: dst, opts: &JSONOptions{}}
+	w.partList(parts)
+	return w.b
+}
+
+// AppendMessageJSON appends m as the document's "statusMessage" and
+// "message" members hold it, one compact JSON object (messageId, role,
+// text, parts, metadata), or null when m is nil, and returns the extended
+// slice. `a2astream --events` writes the messages of its lines with it.
+func AppendMessageJSON(dst []byte, m *parser.Message) []byte {
+	if m == nil {
+		return append(dst, "null"...)
+	}
+	w := writer{b: dst, opts: &JSONOptions{}}
+	w.messageObject(m)
+	return w.b
 }

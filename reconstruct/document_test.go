@@ -208,3 +208,35 @@ func TestStoredErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendPartsAndMessageJSON checks that AppendMessageJSON and
+// AppendPartsJSON write a message and its parts as the document holds
+// them, for every message and artifact of the recorded runs, and null for
+// no message.
+func TestAppendPartsAndMessageJSON(t *testing.T) {
+	assert.Equal(t, "null", string(reconstruct.AppendMessageJSON(nil, nil)))
+	assert.Equal(t, "[]", string(reconstruct.AppendPartsJSON(nil, nil)))
+	seen := 0
+	for name, res := range documentRuns(t) {
+		var doc struct {
+			StatusMessage, Message json.RawMessage
+			Artifacts              []struct{ Parts json.RawMessage }
+		}
+		require.NoError(t, json.Unmarshal(reconstruct.AppendJSON(nil, res, nil, nil), &doc), name)
+		for _, m := range []struct {
+			msg *parser.Message
+			doc json.RawMessage
+		}{{res.StatusMessage, doc.StatusMessage}, {res.Message, doc.Message}} {
+			assert.Equal(t, string(m.doc), string(reconstruct.AppendMessageJSON([]byte("x"), m.msg))[1:], "%s: a message", name)
+			if m.msg != nil {
+				seen++
+			}
+		}
+		require.Len(t, doc.Artifacts, len(res.Artifacts), name)
+		for i, a := range res.Artifacts {
+			assert.Equal(t, string(doc.Artifacts[i].Parts), string(reconstruct.AppendPartsJSON(nil, a.Parts)), "%s: artifact %d", name, i)
+			seen++
+		}
+	}
+	assert.Positive(t, seen, "messages and artifacts compared")
+}

@@ -110,3 +110,15 @@ type errorDoc struct {
 	Cause       string          `json:"cause,omitempty"`
 	Head        string          `json:"head,omitempty"`
 }
+
+type partDoc struct {
+	Kind      string          `json:"kind"`
+	Text      *string         `json:"text,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty"`
+	DataText  *string         `json:"dataText,omitempty"`
+	Raw       []byte          `json:"raw,omitempty"`
+	URL       string          `json:"url,omitempty"`
+	Filename  string          `json:"filename,omitempty"`
+	MediaType string          `json:"mediaType,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+}

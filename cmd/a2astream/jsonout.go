@@ -1,8 +1,10 @@
 package main
 
 // This file is structured as: the JSON documents of the machine outputs
-// (the --json result, the --frames and --events lines), written from
-// structs so that the field order never changes, then the two outputs.
+// (the --json result, the --frames and --events lines), the lines written
+// from structs so that the field order never changes, their messages,
+// parts and errors by package reconstruct's writer of the --json
+// document; then the two outputs.
 
 import (
 	"encoding/json"
@@ -15,18 +17,6 @@ import (
 	"github.com/a2astream/a2astream/reconstruct/resultjson"
 	"github.com/a2astream/a2astream/utf8buf"
 )
-
-type partDoc struct {
-	Kind      string          `json:"kind"`
-	Text      *string         `json:"text,omitempty"`
-	Data      json.RawMessage `json:"data,omitempty"`
-	DataText  *string         `json:"dataText,omitempty"` // data that is not valid JSON, as text
-	Raw       []byte          `json:"raw,omitempty"`      // base64
-	URL       string          `json:"url,omitempty"`
-	Filename  string          `json:"filename,omitempty"`
-	MediaType string          `json:"mediaType,omitempty"`
-	Metadata  json.RawMessage `json:"metadata,omitempty"`
-}
 
 // rawJSON returns b as raw JSON when it is valid JSON, nil otherwise.
 func rawJSON(b []byte) json.RawMessage {
@@ -41,34 +31,6 @@ func rawJSON(b []byte) json.RawMessage {
 // would write one per byte. Every []byte of the stream that a line of
 // --frames or --events shows as a JSON string goes through it.
 func display(b []byte) string { return string(utf8buf.AppendDisplay(nil, b)) }
-
-func newPartDoc(kind parser.PartKind, text, raw, url, data, meta []byte, filename, mediaType string) partDoc {
-	d := partDoc{Filename: filename, MediaType: mediaType, Metadata: rawJSON(meta)}
-	switch kind {
-	case parser.PartText:
-		d.Kind = "text"
-		s := display(text)
-		d.Text = &s
-	case parser.PartData:
-		d.Kind = "data"
-		if d.Data = rawJSON(data); d.Data == nil {
-			s := display(data)
-			d.DataText = &s
-		}
-	case parser.PartRaw:
-		d.Kind = "raw"
-		d.Raw = raw
-		if d.Raw == nil {
-			d.Raw = []byte{}
-		}
-	case parser.PartURL:
-		d.Kind = "url"
-		d.URL = display(url)
-	default:
-		d.Kind = "unknown"
-	}
-	return d
-}
 
 // errorMember is err as the "error" member of an --events line: the
 // object the --json document holds for it, written by resultjson, so that
@@ -147,14 +109,14 @@ type eventDoc struct {
 	TaskID        string          `json:"taskId,omitempty"`
 	ContextID     string          `json:"contextId,omitempty"`
 	State         string          `json:"state,omitempty"`
-	StatusMessage *eventMessage   `json:"statusMessage,omitempty"`
+	StatusMessage json.RawMessage `json:"statusMessage,omitempty"`
 	Timestamp     string          `json:"timestamp,omitempty"`
 	ArtifactID    string          `json:"artifactId,omitempty"`
 	Append        *bool           `json:"append,omitempty"`
 	LastChunk     *bool           `json:"lastChunk,omitempty"`
 	Thinking      bool            `json:"thinking,omitempty"`
-	Message       *eventMessage   `json:"message,omitempty"`
-	Parts         []partDoc       `json:"parts,omitempty"`
+	Message       json.RawMessage `json:"message,omitempty"`
+	Parts         json.RawMessage `json:"parts,omitempty"`
 	Artifacts     []eventArtifact `json:"artifacts,omitempty"`
 	Metadata      json.RawMessage `json:"metadata,omitempty"`
 	UnknownKey    string          `json:"unknownKey,omitempty"`
@@ -162,30 +124,23 @@ type eventDoc struct {
 	Error         json.RawMessage `json:"error,omitempty"`
 }
 
-type eventMessage struct {
-	MessageID string          `json:"messageId"`
-	Role      string          `json:"role"`
-	Parts     []partDoc       `json:"parts"`
-	Metadata  json.RawMessage `json:"metadata,omitempty"`
-}
-
+// eventArtifact is an artifact of a task line.
 type eventArtifact struct {
 	ArtifactID string          `json:"artifactId"`
-	Parts      []partDoc       `json:"parts"`
+	Parts      json.RawMessage `json:"parts"`
 	Metadata   json.RawMessage `json:"metadata,omitempty"`
 }
 
-func eventPartDocs(parts []parser.Part) []partDoc {
-	out := make([]partDoc, 0, len(parts))
-	for i := range parts {
-		p := &parts[i]
-		out = append(out, newPartDoc(p.Kind, p.Text, p.Raw, p.URL, p.Data, p.Metadata.Raw, display(p.Filename), display(p.MediaType)))
-	}
-	return out
+// messageMember is m as a line's "statusMessage" or "message" member: the
+// object the --json document holds for it.
+func messageMember(m *parser.Message) json.RawMessage {
+	return reconstruct.AppendMessageJSON(nil, m)
 }
 
-func newEventMessage(m *parser.Message) *eventMessage {
-	return &eventMessage{MessageID: display(m.MessageID), Role: m.Role.String(), Parts: eventPartDocs(m.Parts), Metadata: rawJSON(m.Metadata.Raw)}
+// partsMember is parts as a line's "parts" member: the array the --json
+// document holds for them.
+func partsMember(parts []parser.Part) json.RawMessage {
+	return reconstruct.AppendPartsJSON(nil, parts)
 }
 
 func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
@@ -198,7 +153,7 @@ func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 		d.State = resultjson.StateName(s.State)
 		d.Timestamp = display(s.Timestamp)
 		if s.HasMessage {
-			d.StatusMessage = newEventMessage(&s.Message)
+			d.StatusMessage = messageMember(&s.Message)
 		}
 	}
 	switch ev.Kind {
@@ -207,11 +162,11 @@ func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 		status(&t.Status)
 		for i := range t.Artifacts {
 			a := &t.Artifacts[i]
-			d.Artifacts = append(d.Artifacts, eventArtifact{ArtifactID: display(a.ArtifactID), Parts: eventPartDocs(a.Parts), Metadata: rawJSON(a.Metadata.Raw)})
+			d.Artifacts = append(d.Artifacts, eventArtifact{ArtifactID: display(a.ArtifactID), Parts: partsMember(a.Parts), Metadata: rawJSON(a.Metadata.Raw)})
 		}
 		d.Metadata = rawJSON(t.Metadata.Raw)
 	case parser.KindMessage:
-		d.Message = newEventMessage(&ev.Message)
+		d.Message = messageMember(&ev.Message)
 	case parser.KindStatusUpdate:
 		status(&ev.StatusUpdate.Status)
 		d.Metadata = rawJSON(ev.StatusUpdate.Metadata.Raw)
@@ -220,7 +175,9 @@ func newEventDoc(f *sse.Frame, ev *parser.Event) *eventDoc {
 		d.ArtifactID = display(u.Artifact.ArtifactID)
 		d.Append, d.LastChunk = &u.Append, &u.LastChunk
 		d.Thinking = u.Artifact.Metadata.IntermediateThinking()
-		d.Parts = eventPartDocs(u.Artifact.Parts)
+		if len(u.Artifact.Parts) > 0 {
+			d.Parts = partsMember(u.Artifact.Parts)
+		}
 		d.Metadata = rawJSON(u.Artifact.Metadata.Raw)
 	case parser.KindError:
 		d.Error = errorMember(ev.Err)

@@ -31,7 +31,9 @@
 //
 // The "error" member names the kind of error in its "type" member, by one
 // table that [AppendError] documents and writes on its own (the tool's
-// --events lines use it); [Options].ErrorType names a host's own errors.
+// --events lines use it, and write their messages and parts with
+// [reconstruct.AppendMessageJSON] and [reconstruct.AppendPartsJSON]);
+// [Options].ErrorType names a host's own errors.
 //
 // Append builds the document in memory and allocates only what it needs;
 // it is not on a hot path (once per run). [Write] writes the same bytes to
