@@ -3,6 +3,8 @@ package citations
 import (
 	"errors"
 	"strconv"
+
+	"github.com/a2astream/a2astream/internal/errtext"
 )
 
 // The errors that this package reports. Each problem with one citation entry,
@@ -117,15 +119,7 @@ func (e *LocateError) Unwrap() error { return e.Err }
 
 // appendReason appends err's message without the package prefix.
 func appendReason(b []byte, err error) []byte {
-	if err == nil {
-		return append(b, "unknown problem"...)
-	}
-	const prefix = "citations: "
-	msg := err.Error()
-	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
-		msg = msg[len(prefix):]
-	}
-	return append(b, msg...)
+	return errtext.AppendCause(b, "citations", err)
 }
 
 // Diagnostic reports one problem with the citations of an artifact: an

@@ -437,7 +437,7 @@ func TestDecodeAfterError(t *testing.T) {
 func TestDecodeErrorMessage(t *testing.T) {
 	var d Decoder
 	_, err := decodeData(t, &d, `{"artifactUpdate":{"append":"yes"}}`)
-	want := `parser: frame 3 (id "ev-3") at byte 100, field artifactUpdate.append, data byte 28: parser: wrong JSON type for field`
+	want := `parser: frame 3 (id "ev-3") at byte 100, field artifactUpdate.append, data byte 28: wrong JSON type for field`
 	assert.EqualError(t, err, want)
 }
 

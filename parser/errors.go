@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/parser/sse"
 )
 
@@ -68,6 +69,9 @@ type DecodeError struct {
 // Error formats the error with every position that is known:
 //
 //	parser: frame 3 (id "ev-7") at byte 1024, field statusUpdate.status.state, data byte 40: invalid value for field
+//
+// The wrapped error's text follows without a "parser: " of its own, so
+// that the text names the package once.
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "parser: "...)
@@ -81,12 +85,10 @@ func (e *DecodeError) Error() string {
 		b = strconv.AppendInt(b, int64(e.Pos), 10)
 	}
 	b = append(b, ": "...)
-	if e.Err != nil {
-		b = append(b, e.Err.Error()...)
-	} else {
-		b = append(b, "decode error"...)
+	if e.Err == nil {
+		return string(append(b, "decode error"...))
 	}
-	return string(b)
+	return string(errtext.AppendCause(b, "parser", e.Err))
 }
 
 // Unwrap returns the underlying error, so that errors.Is and errors.As see

@@ -7,7 +7,8 @@ package parser
 import (
 	"errors"
 	"strconv"
-	"strings"
+
+	"github.com/a2astream/a2astream/internal/errtext"
 )
 
 // ErrUnknownName means a text is no name of a value of the enum it was
@@ -29,7 +30,7 @@ type NameError struct {
 
 // Error describes the error as `parser: TaskState "X": reason`.
 func (e *NameError) Error() string {
-	return "parser: " + e.Type + " " + strconv.Quote(e.Name) + ": " + strings.TrimPrefix(e.Err.Error(), "parser: ")
+	return string(errtext.AppendCause([]byte("parser: "+e.Type+" "+strconv.Quote(e.Name)+": "), "parser", e.Err))
 }
 
 // Unwrap returns Err.

@@ -14,6 +14,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -48,8 +49,7 @@ func (e *DocumentError) Error() string {
 	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, int64(e.Offset), 10)
 	b = append(b, ": "...)
-	b = append(b, e.Err.Error()...)
-	return string(b)
+	return string(errtext.AppendCause(b, "reconstruct", e.Err))
 }
 
 // Unwrap returns Err.
@@ -499,7 +499,9 @@ func (d *docReader) diagnostic(val []byte, off int) Diagnostic {
 	}
 	g.Err = &StoredError{Type: "diagnostic", Message: msg}
 	for _, s := range ruleErrors {
-		if s.Error() == msg {
+		// msg is the sentinel's text without "reconstruct: " (with it in
+		// documents written before errors named their package once).
+		if t := s.Error(); msg == t || "reconstruct: "+msg == t {
 			g.Err = s
 		}
 	}
@@ -636,8 +638,7 @@ var knownErrors = []error{
 func stored(typ, message string) *StoredError {
 	e := &StoredError{Type: typ, Message: message}
 	for _, s := range knownErrors {
-		t := s.Error()
-		if message == t || len(message) > len(t)+2 && message[len(message)-len(t)-2:] == ": "+t {
+		if errtext.EndsWith(message, s) {
 			e.Err = s
 			break
 		}

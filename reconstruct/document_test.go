@@ -195,7 +195,10 @@ func TestStoredErrors(t *testing.T) {
 		is            error
 	}{
 		{`{"error":{"type":"io","message":"read: connection reset"}}`, "io", "read: connection reset", nil},
+		{`{"error":{"type":"limit","message":"reconstruct: frame 2 at byte 10: artifact exceeds MaxArtifactSize","offset":10,"seq":2}}`, "limit", "reconstruct: frame 2 at byte 10: artifact exceeds MaxArtifactSize", reconstruct.ErrArtifactTooLarge},
+		// A document written before errors named their package once.
 		{`{"error":{"type":"limit","message":"reconstruct: frame 2 at byte 10: reconstruct: artifact exceeds MaxArtifactSize","offset":10,"seq":2}}`, "limit", "reconstruct: frame 2 at byte 10: reconstruct: artifact exceeds MaxArtifactSize", reconstruct.ErrArtifactTooLarge},
+		{`{"error":{"type":"syntax","message":"parser: frame 5 (id \"r4\") at byte 916, data byte 1: invalid JSON","offset":916,"seq":5}}`, "syntax", `parser: frame 5 (id "r4") at byte 916, data byte 1: invalid JSON`, parser.ErrInvalidJSON},
 	} {
 		var res reconstruct.Result
 		require.NoError(t, json.Unmarshal([]byte(tt.doc), &res))

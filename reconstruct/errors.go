@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
 )
@@ -97,7 +98,10 @@ type Diagnostic struct {
 	Err error
 }
 
-// Error describes the diagnostic with its place in the stream.
+// Error describes the diagnostic with its place in the stream, then Err
+// without a "reconstruct: " of its own:
+//
+//	reconstruct: frame 2 (id "7") at byte 179 artifact "a": append to an unknown artifact
 func (d *Diagnostic) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "reconstruct: "...)
@@ -121,8 +125,7 @@ func (d *Diagnostic) Error() string {
 		b = append(b, d.To.String()...)
 	}
 	b = append(b, ": "...)
-	b = append(b, d.Err.Error()...)
-	return string(b)
+	return string(errtext.AppendCause(b, "reconstruct", d.Err))
 }
 
 // Unwrap returns the sentinel.
@@ -161,14 +164,15 @@ type EventError struct {
 	Err error
 }
 
-// Error describes the error with its place in the stream.
+// Error describes the error with its place in the stream, then Err
+// without a "reconstruct: " of its own (a limit's sentinel); the server's
+// error keeps its "parser: ".
 func (e *EventError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "reconstruct: "...)
 	b = e.Position.Append(b)
 	b = append(b, ": "...)
-	b = append(b, e.Err.Error()...)
-	return string(b)
+	return string(errtext.AppendCause(b, "reconstruct", e.Err))
 }
 
 // Unwrap returns the underlying error.
@@ -240,7 +244,7 @@ func (e *TruncatedError) Error() string {
 	}
 	if e.Cause != nil {
 		b = append(b, ", cause: "...)
-		b = append(b, e.Cause.Error()...)
+		b = errtext.AppendCause(b, "reconstruct", e.Cause)
 	} else {
 		b = append(b, ", at the end of the input"...)
 	}

@@ -86,7 +86,8 @@ func TestDiagnostics(t *testing.T) {
 			d := res.Diagnostics[0]
 			assert.ErrorIs(t, &d, tt.err)
 			assert.Greater(t, d.Offset, int64(0))
-			assert.Contains(t, d.Error(), tt.err.Error())
+			assert.Contains(t, d.Error(), strings.TrimPrefix(tt.err.Error(), "reconstruct: "))
+			assert.Equal(t, 1, strings.Count(d.Error(), "reconstruct: "), "the package named once: %s", d.Error())
 			tt.check(t, res, d)
 		})
 		t.Run(tt.name+"/strict", func(t *testing.T) {

@@ -116,7 +116,7 @@ func TestErrorMessages(t *testing.T) {
 	assert.Contains(t, err.Error(), "busy")
 
 	d := reconstruct.Diagnostic{Position: sse.Position{Offset: 7, Seq: 2, ID: []byte("e")}, ArtifactID: []byte("a"), From: parser.TaskStateCompleted, To: parser.TaskStateWorking, Err: reconstruct.ErrAfterFinal}
-	assert.Equal(t, `reconstruct: frame 2 (id "e") at byte 7 artifact "a" TASK_STATE_COMPLETED -> TASK_STATE_WORKING: reconstruct: event after a terminal state`, d.Error())
+	assert.Equal(t, `reconstruct: frame 2 (id "e") at byte 7 artifact "a" TASK_STATE_COMPLETED -> TASK_STATE_WORKING: event after a terminal state`, d.Error())
 	assert.Equal(t, "Text", reconstruct.UpdateText.String())
 	assert.Equal(t, "Invalid(9)", reconstruct.UpdateKind(9).String())
 }

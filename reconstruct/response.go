@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/parser"
 )
 
@@ -123,7 +124,7 @@ func (e *NotEventStreamError) Error() string {
 	}
 	if e.Err != nil {
 		b = append(b, " but an error document: "...)
-		b = append(b, e.Err.Error()...)
+		b = errtext.AppendCause(b, "reconstruct", e.Err)
 		return string(b)
 	}
 	if len(e.Head) == 0 {

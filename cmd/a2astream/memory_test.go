@@ -180,5 +180,5 @@ func TestRunOverMaxRunSize(t *testing.T) {
 	assert.Greater(t, out.n, 2*int64(reconstruct.DefaultMaxRunSize)-int64(in.size), "what came before is kept in the document")
 	assert.Contains(t, string(out.tail), `"error": {
     "type": "limit",
-    "message": "reconstruct: frame 258 (id \"258\") at byte 268477949: reconstruct: artifacts exceed MaxRunSize",`)
+    "message": "reconstruct: frame 258 (id \"258\") at byte 268477949: artifacts exceed MaxRunSize",`)
 }

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
@@ -642,7 +643,9 @@ var errTee = errors.New("httpstream: Tee failed")
 
 type teeError struct{ err error }
 
-func (e *teeError) Error() string   { return errTee.Error() + ": " + e.err.Error() }
+func (e *teeError) Error() string {
+	return string(errtext.AppendCause([]byte(errTee.Error()+": "), "httpstream", e.err))
+}
 func (e *teeError) Unwrap() []error { return []error{errTee, e.err} }
 
 // read feeds the connection's body to the Stream until it ends or the run

@@ -102,7 +102,7 @@ func TestLegacyFieldDiagnostic(t *testing.T) {
 	require.NoError(t, json.Unmarshal(Append(nil, res, err, nil), &doc))
 	require.Len(t, doc.Diagnostics, 1)
 	assert.Equal(t, "statusUpdate.final", doc.Diagnostics[0].Field)
-	assert.Contains(t, doc.Diagnostics[0].Error, reconstruct.ErrLegacyField.Error())
+	assert.Contains(t, doc.Diagnostics[0].Error, strings.TrimPrefix(reconstruct.ErrLegacyField.Error(), "reconstruct: "))
 	assert.Nil(t, doc.Error)
 
 	res, err = reconstruct.Read(strings.NewReader(in), &reconstruct.Options{Strict: true})
