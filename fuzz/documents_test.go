@@ -49,8 +49,9 @@ func FuzzDocuments(f *testing.F) {
 			var se *parser.DecodeError
 			require.ErrorAs(t, err, &se, "%s: neither an *APIError nor a *DecodeError", what)
 			require.True(t, matchesAny(err, decodeSentinels...), "%s: %v wraps no documented sentinel", what, err)
-			require.GreaterOrEqual(t, se.Pos, -1, "%s: %v: Pos", what, err)
-			require.LessOrEqual(t, se.Pos, len(doc), "%s: %v: Pos past the document", what, err)
+			require.GreaterOrEqual(t, se.JSONOffset, -1, "%s: %v: JSONOffset", what, err)
+			require.LessOrEqual(t, se.JSONOffset, len(doc), "%s: %v: JSONOffset past the document", what, err)
+			require.True(t, se.JSONPointer == "" || se.JSONPointer[0] == '/', "%s: %v: JSONPointer %q", what, err, se.JSONPointer)
 			require.Zero(t, se.Offset, "%s: %v: Offset of a document", what, err)
 			require.Zero(t, se.Seq, "%s: %v: Seq of a document", what, err)
 		}
@@ -118,8 +119,9 @@ func FuzzBindings(f *testing.F) {
 			var se *parser.DecodeError
 			require.ErrorAs(t, err, &se, "%s: undocumented error", what)
 			require.True(t, matchesAny(err, decodeSentinels...), "%s: undocumented error %v", what, err)
-			require.GreaterOrEqual(t, se.Pos, -1, "%s: %v: Pos", what, err)
-			require.LessOrEqual(t, se.Pos, len(data), "%s: %v: Pos past the data", what, err)
+			require.GreaterOrEqual(t, se.JSONOffset, -1, "%s: %v: JSONOffset", what, err)
+			require.LessOrEqual(t, se.JSONOffset, len(data), "%s: %v: JSONOffset past the data", what, err)
+			require.True(t, se.JSONPointer == "" || se.JSONPointer[0] == '/', "%s: %v: JSONPointer %q", what, err, se.JSONPointer)
 			require.Equal(t, sse.Position{Offset: 11, Seq: 3, ID: []byte("7")}, se.Position, "%s: %v: the frame's position", what, err)
 		}
 		ev, err := rest.Decode(&sse.Frame{Offset: 11, Seq: 3, ID: []byte("7"), Data: data})

@@ -119,7 +119,7 @@ func checkRunErr(t *testing.T, err error) {
 			require.ErrorAs(t, err, &ae, "ErrServer without the *parser.APIError")
 		}
 	case errors.As(err, &pe):
-		require.GreaterOrEqual(t, pe.Pos, -1, "%v: bad position", err)
+		require.GreaterOrEqual(t, pe.JSONOffset, -1, "%v: bad position", err)
 		require.GreaterOrEqual(t, pe.Offset, int64(0), "%v: bad position", err)
 		require.True(t, matchesAny(err, parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
 			parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape), "%v: a *parser.DecodeError with an undocumented cause", err)

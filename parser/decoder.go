@@ -26,8 +26,8 @@ import (
 	"github.com/a2astream/a2astream/parser/sse"
 )
 
-// maxPath is the number of path segments kept for error messages; deeper
-// segments are counted but not named.
+// maxPath is the number of path segments kept for error pointers; deeper
+// segments are counted but not named (the pointer names their ancestor).
 const maxPath = 12
 
 // retainLimit is the capacity above which Reset drops a buffer rather than
@@ -185,8 +185,8 @@ func spare(size, used int) bool { return size > retainLimit && used < size/2 }
 // member, whatever the SSE event name) is not a decoding failure: it gives
 // an Event of KindError.
 //
-// A failure is a *DecodeError carrying f's Offset, Seq and ID, the position
-// in f.Data and the JSON path of the problem, and one of the package's
+// A failure is a *DecodeError carrying f's Offset, Seq and ID, the byte
+// offset in f.Data (JSONOffset) and the JSON Pointer of the problem, and one of the package's
 // sentinels (ErrInvalidJSON, ErrTooDeep, ErrFieldType, ErrFieldValue,
 // ErrNoPayload, ErrTwoPayloads, ErrLegacyShape).
 func (d *Decoder) Decode(f *sse.Frame) (*Event, error) {
@@ -1431,30 +1431,21 @@ func (d *Decoder) typeErr(f *jsonx.Field) error { return d.fail(f.Pos, ErrFieldT
 // fail builds the *DecodeError for a problem at pos in the data, on the
 // current path.
 func (d *Decoder) fail(pos int, err error) error {
-	e := &DecodeError{Pos: pos, Err: err}
+	e := &DecodeError{JSONOffset: pos, Err: err}
 	e.Offset, e.Seq = d.offset, d.seq
 	if len(d.id) > 0 {
 		e.ID = bytes.Clone(d.id)
 	}
-	if d.depth > 0 {
-		var b []byte
-		for i := 0; i < d.depth && i < maxPath; i++ {
-			s := d.path[i]
-			if s.index >= 0 {
-				b = append(b, '[')
-				b = strconv.AppendInt(b, int64(s.index), 10)
-				b = append(b, ']')
-				continue
-			}
-			if len(b) > 0 {
-				b = append(b, '.')
-			}
-			b = append(b, s.name...)
+	var b []byte
+	for i := range min(d.depth, maxPath) {
+		s := d.path[i]
+		if s.index >= 0 {
+			b = append(b, '/')
+			b = strconv.AppendInt(b, int64(s.index), 10)
+			continue
 		}
-		if d.depth > maxPath {
-			b = append(b, "…"...)
-		}
-		e.Field = string(b)
+		b = jsonx.AppendPointerToken(b, s.name)
 	}
+	e.JSONPointer = string(b)
 	return e
 }

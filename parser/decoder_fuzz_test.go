@@ -57,9 +57,12 @@ func FuzzDecode(f *testing.F) {
 			if !known {
 				require.Failf(t, "wraps no sentinel", "error %v", err)
 			}
-			if se.Pos < -1 || se.Pos > len(data) || se.Offset != 5 || se.Seq != 2 || string(se.ID) != "i" {
-				require.Failf(t, "bad position", "error %v: Pos %d of %d data bytes, Offset %d, Seq %d, ID %q; want Offset 5, Seq 2, ID \"i\"",
-					err, se.Pos, len(data), se.Offset, se.Seq, se.ID)
+			if se.JSONOffset < -1 || se.JSONOffset > len(data) || se.Offset != 5 || se.Seq != 2 || string(se.ID) != "i" {
+				require.Failf(t, "bad position", "error %v: JSONOffset %d of %d data bytes, Offset %d, Seq %d, ID %q; want Offset 5, Seq 2, ID \"i\"",
+					err, se.JSONOffset, len(data), se.Offset, se.Seq, se.ID)
+			}
+			if p := se.JSONPointer; p != "" && p[0] != '/' {
+				require.Failf(t, "not a JSON Pointer", "error %v: JSONPointer %q", err, p)
 			}
 			// Decoding in place fails alike, whatever it unescaped
 			// over the data before the offending byte.

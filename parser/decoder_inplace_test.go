@@ -178,8 +178,8 @@ func TestDecodeInPlaceLongTexts(t *testing.T) {
 				_, err := new(Decoder).DecodeInPlace(&sse.Frame{Data: []byte(doc)})
 				require.ErrorAs(t, err, &de)
 				assert.ErrorIs(t, err, ErrInvalidJSON)
-				assert.Equal(t, pos, de.Pos, "the offending byte")
-				assert.Equal(t, "message.parts[1].text", de.Field)
+				assert.Equal(t, pos, de.JSONOffset, "the offending byte")
+				assert.Equal(t, "/message/parts/1/text", de.JSONPointer)
 			})
 		}
 	}

@@ -212,21 +212,21 @@ func TestDecodeSpecExamples(t *testing.T) {
 // the payload.
 func TestDecodeSpecElidedExamples(t *testing.T) {
 	tests := []struct {
-		name  string
-		data  string
-		field string
+		name    string
+		data    string
+		pointer string
 	}{
-		{"narration", `{"artifactUpdate":{"..."§,"artifact":{"artifactId":"art-A","parts":[{"text":"Let me think..."}]}}}`, "artifactUpdate"},
-		{"close", `{"artifactUpdate":{"..."§,"append":true,"lastChunk":true,"artifact":{"artifactId":"art-A","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`, "artifactUpdate"},
-		{"answer", `{"artifactUpdate":{"..."§,"lastChunk":true,"artifact":{"artifactId":"art-B","parts":[{"text":"the answer"}]}}}`, "artifactUpdate"},
-		{"completed", `{"statusUpdate":{"..."§,"status":{"state":"TASK_STATE_COMPLETED"}}}`, "statusUpdate"},
+		{"narration", `{"artifactUpdate":{"..."§,"artifact":{"artifactId":"art-A","parts":[{"text":"Let me think..."}]}}}`, "/artifactUpdate"},
+		{"close", `{"artifactUpdate":{"..."§,"append":true,"lastChunk":true,"artifact":{"artifactId":"art-A","parts":[{"text":""}],"metadata":{"type":"intermediate-thinking"}}}}`, "/artifactUpdate"},
+		{"answer", `{"artifactUpdate":{"..."§,"lastChunk":true,"artifact":{"artifactId":"art-B","parts":[{"text":"the answer"}]}}}`, "/artifactUpdate"},
+		{"completed", `{"statusUpdate":{"..."§,"status":{"state":"TASK_STATE_COMPLETED"}}}`, "/statusUpdate"},
 	}
 	var d Decoder
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			_, err := decodeData(t, &d, data)
-			checkDecodeError(t, err, ErrInvalidJSON, pos, tt.field)
+			checkDecodeError(t, err, ErrInvalidJSON, pos, tt.pointer)
 		})
 	}
 }
@@ -402,14 +402,14 @@ func marked(s string) (string, int) {
 }
 
 // checkDecodeError checks that err is a *DecodeError for the frame of
-// decodeData with the given sentinel, data position and field.
-func checkDecodeError(t *testing.T, err error, sentinel error, pos int, field string) {
+// decodeData with the given sentinel, data offset and JSON Pointer.
+func checkDecodeError(t *testing.T, err error, sentinel error, pos int, pointer string) {
 	t.Helper()
 	var se *DecodeError
 	require.ErrorAs(t, err, &se, "want a *DecodeError")
 	assert.ErrorIs(t, err, sentinel)
-	assert.Equal(t, pos, se.Pos, "Pos (%v)", err)
-	assert.Equal(t, field, se.Field, "Field (%v)", err)
+	assert.Equal(t, pos, se.JSONOffset, "JSONOffset (%v)", err)
+	assert.Equal(t, pointer, se.JSONPointer, "JSONPointer (%v)", err)
 	assert.Equal(t, int64(100), se.Offset, "Offset")
 	assert.Equal(t, int64(3), se.Seq, "Seq")
 	assert.Equal(t, "ev-3", string(se.ID), "ID")

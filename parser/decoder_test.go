@@ -348,69 +348,70 @@ func TestDecodeTextViews(t *testing.T) {
 func TestDecodeErrors(t *testing.T) {
 	deep := `{"task":{"metadata":{"x":` + strings.Repeat("[", 297) + "§[" + strings.Repeat("]", 298) + `}}}`
 	tests := []struct {
-		name  string
-		data  string // § marks the expected Pos
-		err   error
-		field string
+		name    string
+		data    string // § marks the expected JSONOffset
+		err     error
+		pointer string // the expected JSONPointer
 	}{
 		{"empty data", `§`, ErrInvalidJSON, ""},
 		{"whitespace only", "  §", ErrInvalidJSON, ""},
-		{"truncated object", `{"artifactUpdate":{"taskId":"t"§`, ErrInvalidJSON, "artifactUpdate"},
-		{"truncated string", `{"artifactUpdate":{"taskId":"tas§`, ErrInvalidJSON, "artifactUpdate.taskId"},
-		{"truncated literal", `{"artifactUpdate":{"append":tr§`, ErrInvalidJSON, "artifactUpdate.append"},
+		{"truncated object", `{"artifactUpdate":{"taskId":"t"§`, ErrInvalidJSON, "/artifactUpdate"},
+		{"truncated string", `{"artifactUpdate":{"taskId":"tas§`, ErrInvalidJSON, "/artifactUpdate/taskId"},
+		{"truncated literal", `{"artifactUpdate":{"append":tr§`, ErrInvalidJSON, "/artifactUpdate/append"},
 		{"missing colon", `{"task" §{}}`, ErrInvalidJSON, ""},
-		{"missing comma", `{"task":{"id":"a" §"contextId":"b"}}`, ErrInvalidJSON, "task"},
-		{"trailing comma", `{"task":{"id":"a",§}}`, ErrInvalidJSON, "task"},
+		{"missing comma", `{"task":{"id":"a" §"contextId":"b"}}`, ErrInvalidJSON, "/task"},
+		{"trailing comma", `{"task":{"id":"a",§}}`, ErrInvalidJSON, "/task"},
 		{"trailing garbage", `{"task":{}} §x`, ErrInvalidJSON, ""},
 		{"single quotes", `{§'task':{}}`, ErrInvalidJSON, ""},
-		{"bad number", `{"task":{"status":{"state":-§}}}`, ErrInvalidJSON, "task.status.state"},
-		{"too deep", deep, ErrTooDeep, "task.metadata.x[0][0][0][0][0][0][0][0][0]…"},
+		{"bad number", `{"task":{"status":{"state":-§}}}`, ErrInvalidJSON, "/task/status/state"},
+		{"too deep", deep, ErrTooDeep, "/task/metadata/x/0/0/0/0/0/0/0/0/0"}, // the ancestor 12 levels down
+		{"names with ~ and / in a pointer", `{"task":{"metadata":{"a/b":{"~c\u002f":[1,tr§]}}}}`, ErrInvalidJSON, "/task/metadata/a~1b/~0c~1/1"},
 		{"not an object", `§["task"]`, ErrFieldType, ""},
-		{"payload not an object", `{"task":§5}`, ErrFieldType, "task"},
-		{"string field is a number", `{"task":{"id":§12}}`, ErrFieldType, "task.id"},
-		{"bool field is a string", `{"artifactUpdate":{"append":§"yes"}}`, ErrFieldType, "artifactUpdate.append"},
-		{"parts not an array", `{"artifactUpdate":{"artifact":{"parts":§{}}}}`, ErrFieldType, "artifactUpdate.artifact.parts"},
-		{"part not an object", `{"artifactUpdate":{"artifact":{"parts":[{"text":"a"}, §7]}}}`, ErrFieldType, "artifactUpdate.artifact.parts[1]"},
-		{"history element not an object", `{"task":{"history":[{},§"m"]}}`, ErrFieldType, "task.history[1]"},
-		{"extension not a string", `{"message":{"extensions":["a",§1]}}`, ErrFieldType, "message.extensions[1]"},
-		{"metadata not an object", `{"statusUpdate":{"metadata":§[]}}`, ErrFieldType, "statusUpdate.metadata"},
-		{"usage not an object", `{"statusUpdate":{"metadata":{"$usage":§"x"}}}`, ErrFieldType, "statusUpdate.metadata.$usage"},
-		{"token count not a number", `{"statusUpdate":{"metadata":{"$usage":{"inputTokens":§true}}}}`, ErrFieldType, "statusUpdate.metadata.$usage.inputTokens"},
-		{"fractional token count", `{"statusUpdate":{"metadata":{"$usage":{"inputTokens":§1.5}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.inputTokens"},
-		{"token count string not a number", `{"statusUpdate":{"metadata":{"$usage":{"totalTokens":§"12a"}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.totalTokens"},
-		{"invalid escape", `{"artifactUpdate":{"artifact":{"parts":[{"text":"a§\qb"}]}}}`, ErrInvalidJSON, "artifactUpdate.artifact.parts[0].text"},
-		{"short unicode escape", `{"artifactUpdate":{"artifact":{"parts":[{"text":"ab§\u12"}]}}}`, ErrInvalidJSON, "artifactUpdate.artifact.parts[0].text"},
-		{"control character in text", "{\"artifactUpdate\":{\"artifact\":{\"parts\":[{\"text\":\"a§\tb\"}]}}}", ErrInvalidJSON, "artifactUpdate.artifact.parts[0].text"},
-		{"unknown state", `{"statusUpdate":{"status":{"state":§"TASK_STATE_PAUSED"}}}`, ErrFieldValue, "statusUpdate.status.state"},
-		{"state number out of range", `{"statusUpdate":{"status":{"state":§9}}}`, ErrFieldValue, "statusUpdate.status.state"},
-		{"unknown role", `{"message":{"role":§"ROLE_SYSTEM"}}`, ErrFieldValue, "message.role"},
-		{"bad base64", `{"message":{"parts":[{"raw":§"not base64!"}]}}`, ErrFieldValue, "message.parts[0].raw"},
-		{"two payloads", `{"task":{},"message":§{}}`, ErrTwoPayloads, "message"},
-		{"two payloads, snake_case", `{"statusUpdate":{},"artifact_update":§{}}`, ErrTwoPayloads, "artifact_update"},
+		{"payload not an object", `{"task":§5}`, ErrFieldType, "/task"},
+		{"string field is a number", `{"task":{"id":§12}}`, ErrFieldType, "/task/id"},
+		{"bool field is a string", `{"artifactUpdate":{"append":§"yes"}}`, ErrFieldType, "/artifactUpdate/append"},
+		{"parts not an array", `{"artifactUpdate":{"artifact":{"parts":§{}}}}`, ErrFieldType, "/artifactUpdate/artifact/parts"},
+		{"part not an object", `{"artifactUpdate":{"artifact":{"parts":[{"text":"a"}, §7]}}}`, ErrFieldType, "/artifactUpdate/artifact/parts/1"},
+		{"history element not an object", `{"task":{"history":[{},§"m"]}}`, ErrFieldType, "/task/history/1"},
+		{"extension not a string", `{"message":{"extensions":["a",§1]}}`, ErrFieldType, "/message/extensions/1"},
+		{"metadata not an object", `{"statusUpdate":{"metadata":§[]}}`, ErrFieldType, "/statusUpdate/metadata"},
+		{"usage not an object", `{"statusUpdate":{"metadata":{"$usage":§"x"}}}`, ErrFieldType, "/statusUpdate/metadata/$usage"},
+		{"token count not a number", `{"statusUpdate":{"metadata":{"$usage":{"inputTokens":§true}}}}`, ErrFieldType, "/statusUpdate/metadata/$usage/inputTokens"},
+		{"fractional token count", `{"statusUpdate":{"metadata":{"$usage":{"inputTokens":§1.5}}}}`, ErrFieldValue, "/statusUpdate/metadata/$usage/inputTokens"},
+		{"token count string not a number", `{"statusUpdate":{"metadata":{"$usage":{"totalTokens":§"12a"}}}}`, ErrFieldValue, "/statusUpdate/metadata/$usage/totalTokens"},
+		{"invalid escape", `{"artifactUpdate":{"artifact":{"parts":[{"text":"a§\qb"}]}}}`, ErrInvalidJSON, "/artifactUpdate/artifact/parts/0/text"},
+		{"short unicode escape", `{"artifactUpdate":{"artifact":{"parts":[{"text":"ab§\u12"}]}}}`, ErrInvalidJSON, "/artifactUpdate/artifact/parts/0/text"},
+		{"control character in text", "{\"artifactUpdate\":{\"artifact\":{\"parts\":[{\"text\":\"a§\tb\"}]}}}", ErrInvalidJSON, "/artifactUpdate/artifact/parts/0/text"},
+		{"unknown state", `{"statusUpdate":{"status":{"state":§"TASK_STATE_PAUSED"}}}`, ErrFieldValue, "/statusUpdate/status/state"},
+		{"state number out of range", `{"statusUpdate":{"status":{"state":§9}}}`, ErrFieldValue, "/statusUpdate/status/state"},
+		{"unknown role", `{"message":{"role":§"ROLE_SYSTEM"}}`, ErrFieldValue, "/message/role"},
+		{"bad base64", `{"message":{"parts":[{"raw":§"not base64!"}]}}`, ErrFieldValue, "/message/parts/0/raw"},
+		{"two payloads", `{"task":{},"message":§{}}`, ErrTwoPayloads, "/message"},
+		{"two payloads, snake_case", `{"statusUpdate":{},"artifact_update":§{}}`, ErrTwoPayloads, "/artifact_update"},
 		{"error beside a payload", `{"task":{},"error":§{}}`, ErrTwoPayloads, ""},
-		{"two part kinds", `{"message":{"parts":[{"text":"a","data":§{}}]}}`, ErrTwoPayloads, "message.parts[0].data"},
+		{"two part kinds", `{"message":{"parts":[{"text":"a","data":§{}}]}}`, ErrTwoPayloads, "/message/parts/0/data"},
 		{"no payload", `§{}`, ErrNoPayload, ""},
 		{"two unknown keys", `§{"a":1,"b":2}`, ErrNoPayload, ""},
-		{"empty part", `{"message":{"parts":[§{}]}}`, ErrNoPayload, "message.parts[0]"},
-		{"part with only metadata", `{"message":{"parts":[{"text":"a"}, §{"metadata":{}}]}}`, ErrNoPayload, "message.parts[1]"},
+		{"empty part", `{"message":{"parts":[§{}]}}`, ErrNoPayload, "/message/parts/0"},
+		{"part with only metadata", `{"message":{"parts":[{"text":"a"}, §{"metadata":{}}]}}`, ErrNoPayload, "/message/parts/1"},
 		{"JSON-RPC request", `§{"jsonrpc": "2.0","id": "msg-001","method": "SendStreamingMessage","params": {"message": {"role": "ROLE_USER","parts": [{ "text": "Generate a clinical note." }]}}}`, ErrNoPayload, ""},
 		{"JSON-RPC without result or error", `§{"jsonrpc":"2.0","id":1}`, ErrNoPayload, ""},
 		{"JSON-RPC with result and error", `{"jsonrpc":"2.0","id":1,"result":{},"error":§{}}`, ErrTwoPayloads, ""},
-		{"JSON-RPC version", `{"jsonrpc":§"1.0","result":{"task":{}}}`, ErrFieldValue, "jsonrpc"},
-		{"JSON-RPC id object", `{"jsonrpc":"2.0","id":§{},"result":{"task":{}}}`, ErrFieldType, "id"},
-		{"JSON-RPC result not an object", `{"jsonrpc":"2.0","id":1,"result":§[]}`, ErrFieldType, "result"},
-		{"JSON-RPC payload type", `{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":§[]}}}`, ErrFieldType, "result.statusUpdate.taskId"},
-		{"error not an object", `{"error":§"boom"}`, ErrFieldType, "error"},
-		{"error code not a number", `{"error":{"code":§{}}}`, ErrFieldType, "error.code"},
+		{"JSON-RPC version", `{"jsonrpc":§"1.0","result":{"task":{}}}`, ErrFieldValue, "/jsonrpc"},
+		{"JSON-RPC id object", `{"jsonrpc":"2.0","id":§{},"result":{"task":{}}}`, ErrFieldType, "/id"},
+		{"JSON-RPC result not an object", `{"jsonrpc":"2.0","id":1,"result":§[]}`, ErrFieldType, "/result"},
+		{"JSON-RPC payload type", `{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":§[]}}}`, ErrFieldType, "/result/statusUpdate/taskId"},
+		{"error not an object", `{"error":§"boom"}`, ErrFieldType, "/error"},
+		{"error code not a number", `{"error":{"code":§{}}}`, ErrFieldType, "/error/code"},
 		// A2A 0.3 shapes.
 		{"0.3 kind at the root", `{"kind":§"status-update","taskId":"t","status":{"state":"completed"},"final":true}`, ErrLegacyShape, ""},
-		{"0.3 kind in a JSON-RPC result", `{"jsonrpc":"2.0","id":1,"result":{"kind":§"artifact-update","taskId":"t"}}`, ErrLegacyShape, "result"},
-		{"0.3 lowercase state", `{"statusUpdate":{"status":{"state":§"completed"}}}`, ErrLegacyShape, "statusUpdate.status.state"},
-		{"0.3 lowercase hyphenated state", `{"task":{"status":{"state":§"input-required"}}}`, ErrLegacyShape, "task.status.state"},
-		{"0.3 kind in a payload", `{"task":{"kind":§"task","id":"t"}}`, ErrLegacyShape, "task.kind"},
-		{"0.3 kind in a part", `{"message":{"parts":[{"kind":§"text","text":"hi"}]}}`, ErrLegacyShape, "message.parts[0].kind"},
-		{"0.3 file part", `{"message":{"parts":[{"file":§{"uri":"u"}}]}}`, ErrLegacyShape, "message.parts[0].file"},
-		{"0.3 lowercase role", `{"message":{"role":§"agent"}}`, ErrLegacyShape, "message.role"},
+		{"0.3 kind in a JSON-RPC result", `{"jsonrpc":"2.0","id":1,"result":{"kind":§"artifact-update","taskId":"t"}}`, ErrLegacyShape, "/result"},
+		{"0.3 lowercase state", `{"statusUpdate":{"status":{"state":§"completed"}}}`, ErrLegacyShape, "/statusUpdate/status/state"},
+		{"0.3 lowercase hyphenated state", `{"task":{"status":{"state":§"input-required"}}}`, ErrLegacyShape, "/task/status/state"},
+		{"0.3 kind in a payload", `{"task":{"kind":§"task","id":"t"}}`, ErrLegacyShape, "/task/kind"},
+		{"0.3 kind in a part", `{"message":{"parts":[{"kind":§"text","text":"hi"}]}}`, ErrLegacyShape, "/message/parts/0/kind"},
+		{"0.3 file part", `{"message":{"parts":[{"file":§{"uri":"u"}}]}}`, ErrLegacyShape, "/message/parts/0/file"},
+		{"0.3 lowercase role", `{"message":{"role":§"agent"}}`, ErrLegacyShape, "/message/role"},
 	}
 	var d Decoder
 	for _, tt := range tests {
@@ -418,7 +419,7 @@ func TestDecodeErrors(t *testing.T) {
 			data, pos := marked(tt.data)
 			ev, err := decodeData(t, &d, data)
 			require.Error(t, err, "no error; event %+v", ev)
-			checkDecodeError(t, err, tt.err, pos, tt.field)
+			checkDecodeError(t, err, tt.err, pos, tt.pointer)
 		})
 	}
 }
@@ -437,7 +438,7 @@ func TestDecodeAfterError(t *testing.T) {
 func TestDecodeErrorMessage(t *testing.T) {
 	var d Decoder
 	_, err := decodeData(t, &d, `{"artifactUpdate":{"append":"yes"}}`)
-	want := `parser: frame 3 (id "ev-3") at byte 100, field artifactUpdate.append, data byte 28: wrong JSON type for field`
+	want := `parser: frame 3 (id "ev-3") at byte 100, member /artifactUpdate/append, data byte 28: wrong JSON type for field`
 	assert.EqualError(t, err, want)
 }
 
@@ -509,36 +510,36 @@ func TestEventTaskIDContextID(t *testing.T) {
 
 func TestDecodeMoreFieldErrors(t *testing.T) {
 	tests := []struct {
-		name  string
-		data  string
-		err   error
-		field string
+		name    string
+		data    string
+		err     error
+		pointer string
 	}{
-		{"state of another type", `{"statusUpdate":{"status":{"state":§true}}}`, ErrFieldType, "statusUpdate.status.state"},
-		{"role of another type", `{"message":{"role":§[]}}`, ErrFieldType, "message.role"},
-		{"role number out of range", `{"message":{"role":§3}}`, ErrFieldValue, "message.role"},
-		{"credits of another type", `{"statusUpdate":{"metadata":{"$usage":{"credits":§"x"}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.credits"},
-		{"credits object", `{"statusUpdate":{"metadata":{"$usage":{"credits":§{}}}}}`, ErrFieldType, "statusUpdate.metadata.$usage.credits"},
-		{"token count beyond int64", `{"statusUpdate":{"metadata":{"$usage":{"totalTokens":§1e19}}}}`, ErrFieldValue, "statusUpdate.metadata.$usage.totalTokens"},
-		{"timestamp metadata of another type", `{"message":{"metadata":{"$timestamp":§{}}}}`, ErrFieldType, "message.metadata.$timestamp"},
-		{"status not an object", `{"task":{"status":§"ok"}}`, ErrFieldType, "task.status"},
-		{"status message not an object", `{"task":{"status":{"message":§1}}}`, ErrFieldType, "task.status.message"},
-		{"artifact not an object", `{"artifactUpdate":{"artifact":§[]}}`, ErrFieldType, "artifactUpdate.artifact"},
-		{"artifacts not an array", `{"task":{"artifacts":§{}}}`, ErrFieldType, "task.artifacts"},
-		{"artifact element not an object", `{"task":{"artifacts":[§null]}}`, ErrFieldType, "task.artifacts[0]"},
-		{"history not an array", `{"task":{"history":§1}}`, ErrFieldType, "task.history"},
-		{"extensions not an array", `{"message":{"extensions":§"e"}}`, ErrFieldType, "message.extensions"},
-		{"deep path with two-digit index", `{"task":{"history":[{},{},{},{},{},{},{},{},{},{},{},{"parts":[{"text":§5}]}]}}`, ErrFieldType, "task.history[11].parts[0].text"},
-		{"bad escape in an id", `{"task":{"id":"a§\x"}}`, ErrInvalidJSON, "task.id"},
-		{"bad escape in a JSON-RPC id", `{"jsonrpc":"2.0","id":"§\u00","result":{}}`, ErrInvalidJSON, "id"},
-		{"bad escape in error details", `{"error":{"details":[{"reason":"§\z"}]}}`, ErrInvalidJSON, "error.details[0].reason"},
+		{"state of another type", `{"statusUpdate":{"status":{"state":§true}}}`, ErrFieldType, "/statusUpdate/status/state"},
+		{"role of another type", `{"message":{"role":§[]}}`, ErrFieldType, "/message/role"},
+		{"role number out of range", `{"message":{"role":§3}}`, ErrFieldValue, "/message/role"},
+		{"credits of another type", `{"statusUpdate":{"metadata":{"$usage":{"credits":§"x"}}}}`, ErrFieldValue, "/statusUpdate/metadata/$usage/credits"},
+		{"credits object", `{"statusUpdate":{"metadata":{"$usage":{"credits":§{}}}}}`, ErrFieldType, "/statusUpdate/metadata/$usage/credits"},
+		{"token count beyond int64", `{"statusUpdate":{"metadata":{"$usage":{"totalTokens":§1e19}}}}`, ErrFieldValue, "/statusUpdate/metadata/$usage/totalTokens"},
+		{"timestamp metadata of another type", `{"message":{"metadata":{"$timestamp":§{}}}}`, ErrFieldType, "/message/metadata/$timestamp"},
+		{"status not an object", `{"task":{"status":§"ok"}}`, ErrFieldType, "/task/status"},
+		{"status message not an object", `{"task":{"status":{"message":§1}}}`, ErrFieldType, "/task/status/message"},
+		{"artifact not an object", `{"artifactUpdate":{"artifact":§[]}}`, ErrFieldType, "/artifactUpdate/artifact"},
+		{"artifacts not an array", `{"task":{"artifacts":§{}}}`, ErrFieldType, "/task/artifacts"},
+		{"artifact element not an object", `{"task":{"artifacts":[§null]}}`, ErrFieldType, "/task/artifacts/0"},
+		{"history not an array", `{"task":{"history":§1}}`, ErrFieldType, "/task/history"},
+		{"extensions not an array", `{"message":{"extensions":§"e"}}`, ErrFieldType, "/message/extensions"},
+		{"deep path with two-digit index", `{"task":{"history":[{},{},{},{},{},{},{},{},{},{},{},{"parts":[{"text":§5}]}]}}`, ErrFieldType, "/task/history/11/parts/0/text"},
+		{"bad escape in an id", `{"task":{"id":"a§\x"}}`, ErrInvalidJSON, "/task/id"},
+		{"bad escape in a JSON-RPC id", `{"jsonrpc":"2.0","id":"§\u00","result":{}}`, ErrInvalidJSON, "/id"},
+		{"bad escape in error details", `{"error":{"details":[{"reason":"§\z"}]}}`, ErrInvalidJSON, "/error/details/0/reason"},
 	}
 	var d Decoder
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data, pos := marked(tt.data)
 			_, err := decodeData(t, &d, data)
-			checkDecodeError(t, err, tt.err, pos, tt.field)
+			checkDecodeError(t, err, tt.err, pos, tt.pointer)
 		})
 	}
 }

@@ -15,7 +15,7 @@
 //	for r.Next() {
 //		ev, err := d.Decode(r.Frame()) // ev is a view, valid until the next call
 //		if err != nil {
-//			// a *parser.DecodeError: frame offset, Seq, SSE id, data byte, JSON path
+//			// a *parser.DecodeError: stream offset, Seq, SSE id, data offset, JSON Pointer
 //		}
 //		...
 //	}
@@ -29,8 +29,9 @@
 // one of the sentinels ([ErrInvalidJSON], [ErrTooDeep], [ErrFieldType],
 // [ErrFieldValue], [ErrNoPayload], [ErrTwoPayloads], [ErrLegacyShape]).
 // Its Offset, Seq and ID are the frame's (0-based stream byte offset,
-// 1-based frame ordinal, SSE last event ID); Pos is the 0-based byte in
-// the frame's data and Field the JSON path of the member concerned. An
+// 1-based frame ordinal, SSE last event ID); JSONOffset is the 0-based
+// byte offset in the frame's data and JSONPointer the RFC 6901 JSON Pointer
+// of the member concerned ("/statusUpdate/status/state"). An
 // error frame of the agent is not a decoding failure: it is an Event of
 // KindError carrying an *[APIError].
 //

@@ -13,14 +13,14 @@ import (
 // The lexer's errors are package sse's.
 var (
 	// ErrInvalidJSON means a frame's data or a document is not valid JSON
-	// (DecodeError.Pos says where), or a JSON string holds an invalid escape
+	// (DecodeError.JSONOffset says where), or a JSON string holds an invalid escape
 	// or a raw control character.
 	ErrInvalidJSON = errors.New("parser: invalid JSON")
 	// ErrTooDeep means JSON nesting exceeded the decoder's depth limit of
 	// 300 levels, every value counting as one.
 	ErrTooDeep = errors.New("parser: JSON nested too deeply")
 	// ErrFieldType means a member has the wrong JSON type, such as a number
-	// where the schema wants a string (DecodeError.Field names it).
+	// where the schema wants a string (DecodeError.JSONPointer names it).
 	ErrFieldType = errors.New("parser: wrong JSON type for field")
 	// ErrFieldValue means a member has the right JSON type but a value the
 	// schema does not allow: an unknown enum name, bad base64, a non-integer
@@ -48,27 +48,33 @@ var (
 )
 
 // DecodeError reports frame data or a document that the package could not
-// decode, and where: the frame in the stream, the byte in its data and the
-// JSON member.
+// decode, and where: the frame in the stream (Offset, in bytes of the
+// stream), the byte in its data (JSONOffset, in bytes of the frame's JSON
+// data) and the JSON member (JSONPointer), as jsontext's SyntacticError
+// gives ByteOffset and JSONPointer.
 type DecodeError struct {
 	// Position says which frame: Offset is the 0-based byte offset in the
 	// stream of its start, Seq its 1-based ordinal, ID the SSE last event
 	// ID in force for it (nil when none); all zero for a document outside a
 	// stream.
 	sse.Position
-	// Pos is the 0-based byte position inside the frame's data (or the
-	// document) where the problem was found; -1 when it is not known.
-	Pos int
-	// Field names the JSON member concerned as a dotted path, such as
-	// "artifactUpdate.artifact.parts[0].text"; "" when none applies.
-	Field string
+	// JSONOffset is the 0-based byte offset inside the frame's data (the
+	// JSON payload, or the document) where the problem was found; -1 when
+	// it is not known. Offset+JSONOffset is not a stream offset: the data
+	// is the frame's "data" lines joined, without their field names.
+	JSONOffset int
+	// JSONPointer is the RFC 6901 JSON Pointer of the member concerned,
+	// such as "/artifactUpdate/artifact/parts/0/text" (a '~' in a name is
+	// "~0", a '/' "~1"); "" (the whole payload) when no member applies.
+	// Past 12 levels of nesting it points at the ancestor 12 levels down.
+	JSONPointer string
 	// Err is the underlying error, one of the package's sentinels.
 	Err error
 }
 
 // Error formats the error with every position that is known:
 //
-//	parser: frame 3 (id "ev-7") at byte 1024, field statusUpdate.status.state, data byte 40: invalid value for field
+//	parser: frame 3 (id "ev-7") at byte 1024, member /statusUpdate/status/state, data byte 40: invalid value for field
 //
 // The wrapped error's text follows without a "parser: " of its own, so
 // that the text names the package once.
@@ -76,13 +82,13 @@ func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "parser: "...)
 	b = e.Position.Append(b)
-	if e.Field != "" {
-		b = append(b, ", field "...)
-		b = append(b, e.Field...)
+	if e.JSONPointer != "" {
+		b = append(b, ", member "...)
+		b = append(b, e.JSONPointer...)
 	}
-	if e.Pos >= 0 {
+	if e.JSONOffset >= 0 {
 		b = append(b, ", data byte "...)
-		b = strconv.AppendInt(b, int64(e.Pos), 10)
+		b = strconv.AppendInt(b, int64(e.JSONOffset), 10)
 	}
 	b = append(b, ": "...)
 	if e.Err == nil {

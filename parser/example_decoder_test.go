@@ -86,7 +86,7 @@ func ExampleDecoder_Decode_syntaxError() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, parser.ErrLegacyShape))
 	// Output:
-	// parser: frame 12 (id "12") at byte 4096, field statusUpdate.status.state, data byte 48: A2A 0.3 shape, not A2A 1.0
+	// parser: frame 12 (id "12") at byte 4096, member /statusUpdate/status/state, data byte 48: A2A 0.3 shape, not A2A 1.0
 	// true
 }
 

@@ -20,9 +20,9 @@ func TestLegacyShapes(t *testing.T) {
 	tests := []struct {
 		name string
 		data string
-		// err and field: the refusal; nil when the event is accepted.
-		err   error
-		field string
+		// err and pointer: the refusal; nil when the event is accepted.
+		err     error
+		pointer string
 		// check looks at an accepted event.
 		check func(t *testing.T, ev *Event)
 	}{
@@ -30,31 +30,31 @@ func TestLegacyShapes(t *testing.T) {
 		// event, object and part, and without a 1.0 payload key around it
 		// nothing can be read.
 		{name: "kind at the root", data: `{"kind":§"status-update","taskId":"t","status":{"state":"completed"},"final":true}`, err: ErrLegacyShape},
-		{name: "kind in a JSON-RPC result", data: `{"jsonrpc":"2.0","id":1,"result":{"kind":§"artifact-update","taskId":"t"}}`, err: ErrLegacyShape, field: "result"},
-		{name: "kind in a task", data: `{"task":{"kind":§"task","id":"t"}}`, err: ErrLegacyShape, field: "task.kind"},
-		{name: "kind in a message", data: `{"message":{"kind":§"message","parts":[{"text":"hi"}]}}`, err: ErrLegacyShape, field: "message.kind"},
-		{name: "kind in a status update", data: `{"statusUpdate":{"kind":§"status-update","taskId":"t"}}`, err: ErrLegacyShape, field: "statusUpdate.kind"},
-		{name: "kind in an artifact update", data: `{"artifactUpdate":{"kind":§"artifact-update","taskId":"t"}}`, err: ErrLegacyShape, field: "artifactUpdate.kind"},
-		{name: "kind in a message part", data: `{"message":{"parts":[{"kind":§"text","text":"hi"}]}}`, err: ErrLegacyShape, field: "message.parts[0].kind"},
-		{name: "kind in an artifact part", data: `{"artifactUpdate":{"artifact":{"parts":[{"kind":§"text","text":"hi"}]}}}`, err: ErrLegacyShape, field: "artifactUpdate.artifact.parts[0].kind"},
+		{name: "kind in a JSON-RPC result", data: `{"jsonrpc":"2.0","id":1,"result":{"kind":§"artifact-update","taskId":"t"}}`, err: ErrLegacyShape, pointer: "/result"},
+		{name: "kind in a task", data: `{"task":{"kind":§"task","id":"t"}}`, err: ErrLegacyShape, pointer: "/task/kind"},
+		{name: "kind in a message", data: `{"message":{"kind":§"message","parts":[{"text":"hi"}]}}`, err: ErrLegacyShape, pointer: "/message/kind"},
+		{name: "kind in a status update", data: `{"statusUpdate":{"kind":§"status-update","taskId":"t"}}`, err: ErrLegacyShape, pointer: "/statusUpdate/kind"},
+		{name: "kind in an artifact update", data: `{"artifactUpdate":{"kind":§"artifact-update","taskId":"t"}}`, err: ErrLegacyShape, pointer: "/artifactUpdate/kind"},
+		{name: "kind in a message part", data: `{"message":{"parts":[{"kind":§"text","text":"hi"}]}}`, err: ErrLegacyShape, pointer: "/message/parts/0/kind"},
+		{name: "kind in an artifact part", data: `{"artifactUpdate":{"artifact":{"parts":[{"kind":§"text","text":"hi"}]}}}`, err: ErrLegacyShape, pointer: "/artifactUpdate/artifact/parts/0/kind"},
 		// File parts: 0.3 wrapped the file in a "file" object (JSON: uri or
 		// bytes and mimeType; ProtoJSON: fileWithUri or fileWithBytes).
-		{name: "file part, 0.3 JSON", data: `{"message":{"parts":[{"file":§{"uri":"https://x/y.pdf","mimeType":"application/pdf"}}]}}`, err: ErrLegacyShape, field: "message.parts[0].file"},
-		{name: "file part, 0.3 ProtoJSON", data: `{"artifactUpdate":{"artifact":{"parts":[{"file":§{"fileWithUri":"https://x/y.pdf"}}]}}}`, err: ErrLegacyShape, field: "artifactUpdate.artifact.parts[0].file"},
+		{name: "file part, 0.3 JSON", data: `{"message":{"parts":[{"file":§{"uri":"https://x/y.pdf","mimeType":"application/pdf"}}]}}`, err: ErrLegacyShape, pointer: "/message/parts/0/file"},
+		{name: "file part, 0.3 ProtoJSON", data: `{"artifactUpdate":{"artifact":{"parts":[{"file":§{"fileWithUri":"https://x/y.pdf"}}]}}}`, err: ErrLegacyShape, pointer: "/artifactUpdate/artifact/parts/0/file"},
 		// Lowercase enum names.
-		{name: "lowercase state", data: `{"statusUpdate":{"status":{"state":§"completed"}}}`, err: ErrLegacyShape, field: "statusUpdate.status.state"},
-		{name: "lowercase hyphenated state", data: `{"task":{"status":{"state":§"input-required"}}}`, err: ErrLegacyShape, field: "task.status.state"},
-		{name: "lowercase role", data: `{"message":{"role":§"agent"}}`, err: ErrLegacyShape, field: "message.role"},
+		{name: "lowercase state", data: `{"statusUpdate":{"status":{"state":§"completed"}}}`, err: ErrLegacyShape, pointer: "/statusUpdate/status/state"},
+		{name: "lowercase hyphenated state", data: `{"task":{"status":{"state":§"input-required"}}}`, err: ErrLegacyShape, pointer: "/task/status/state"},
+		{name: "lowercase role", data: `{"message":{"role":§"agent"}}`, err: ErrLegacyShape, pointer: "/message/role"},
 		// The 0.3 ProtoJSON names that 1.0 renamed: their text would be
 		// lost under an unknown member, so they are refused.
 		{name: "message parts under content, in a status", data: `{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_INPUT_REQUIRED","message":{` + msg + `,"content":§[{"text":"Which patient?"}]}}}}`,
-			err: ErrLegacyShape, field: "statusUpdate.status.message.content"},
-		{name: "message parts under content, a direct reply", data: `{"message":{` + msg + `,"content":§[{"text":"Hello"}]}}`, err: ErrLegacyShape, field: "message.content"},
-		{name: "message parts under content, in a task's history", data: `{"task":{"id":"t","history":[{` + msg + `,"content":§[{"text":"Hello"}]}]}}`, err: ErrLegacyShape, field: "task.history[0].content"},
+			err: ErrLegacyShape, pointer: "/statusUpdate/status/message/content"},
+		{name: "message parts under content, a direct reply", data: `{"message":{` + msg + `,"content":§[{"text":"Hello"}]}}`, err: ErrLegacyShape, pointer: "/message/content"},
+		{name: "message parts under content, in a task's history", data: `{"task":{"id":"t","history":[{` + msg + `,"content":§[{"text":"Hello"}]}]}}`, err: ErrLegacyShape, pointer: "/task/history/0/content"},
 		{name: "status message under update", data: `{"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING","update":§{` + msg + `,"parts":[{"text":"Looking"}]}}}}`,
-			err: ErrLegacyShape, field: "statusUpdate.status.update"},
-		{name: "message payload under msg", data: `{"msg":§{` + msg + `,"parts":[{"text":"Hello"}]}}`, err: ErrLegacyShape, field: "msg"},
-		{name: "msg in a JSON-RPC result", data: `{"jsonrpc":"2.0","id":1,"result":{"msg":§{"parts":[{"text":"Hello"}]}}}`, err: ErrLegacyShape, field: "result.msg"},
+			err: ErrLegacyShape, pointer: "/statusUpdate/status/update"},
+		{name: "message payload under msg", data: `{"msg":§{` + msg + `,"parts":[{"text":"Hello"}]}}`, err: ErrLegacyShape, pointer: "/msg"},
+		{name: "msg in a JSON-RPC result", data: `{"jsonrpc":"2.0","id":1,"result":{"msg":§{"parts":[{"text":"Hello"}]}}}`, err: ErrLegacyShape, pointer: "/result/msg"},
 		// "final" beside the payload instead of inside the status update:
 		// not a shape any version sends.
 		{name: "final at the root", data: `{"statusUpdate":{"taskId":"t"},"final":§true}`, err: ErrLegacyShape},
@@ -95,7 +95,7 @@ func TestLegacyShapes(t *testing.T) {
 			ev, err := decodeData(t, &d, data)
 			if tt.err != nil {
 				require.Error(t, err, "event %+v", ev)
-				checkDecodeError(t, err, tt.err, pos, tt.field)
+				checkDecodeError(t, err, tt.err, pos, tt.pointer)
 				return
 			}
 			require.NoError(t, err)

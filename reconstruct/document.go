@@ -653,7 +653,10 @@ func (w *writer) errorDoc(err error) {
 		w.str("type", "syntax")
 		w.str("message", err.Error())
 		where(syn.Position)
-		w.strOmit("field", syn.Field)
+		if syn.JSONOffset >= 0 {
+			w.int("jsonOffset", int64(syn.JSONOffset))
+		}
+		w.strOmit("jsonPointer", syn.JSONPointer)
 	case errors.As(err, &lex):
 		// The lexer's error concerns an event that was never dispatched:
 		// it has an offset and an id, no frame ordinal of its own.
@@ -900,10 +903,13 @@ func (d *indenter) append(dst, doc []byte) []byte {
 // first bytes),
 // "http" (httpStatus, contentType), "rule" (a rule broken under
 // reconstruct's JSONOptions.Strict: offset, seq, id), "syntax" (offset, seq,
-// id, field), "limit" (offset, seq, id), or the type JSONOptions.ErrorType
+// id; for a frame that did not decode, jsonOffset, the 0-based byte offset
+// in its data, and jsonPointer, the RFC 6901 pointer of the member
+// concerned), "limit" (offset, seq, id), or the type JSONOptions.ErrorType
 // gives an error this list does not know, "other" by default. Members
 // that are zero are left out, except offset and the members of
-// "truncated".
+// "truncated". Every offset member is a 0-based count of bytes: offset
+// and dropped of the stream, jsonOffset of the frame's data.
 func AppendErrorJSON(dst []byte, err error, opts *JSONOptions) []byte {
 	if err == nil {
 		return append(dst, "null"...)

@@ -164,8 +164,10 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"truncated", cut, cut.Err, nil, `"error":{"type":"truncated","message":` + string(appendString(nil, []byte(cut.Err.Error()), false)) + `,"taskId":"` + string(trunc.TaskID) + `"`},
-		{"syntax", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
-		{"syntax place", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, Field: "task.id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","field":"task.id"}`},
+		{"syntax", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, JSONOffset: 9, JSONPointer: "/task/id", Err: parser.ErrInvalidJSON}, nil, `"error":{"type":"syntax","message":`},
+		{"syntax place", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2, ID: []byte("7")}, JSONOffset: 9, JSONPointer: "/task/id", Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"id":"7","jsonOffset":9,"jsonPointer":"/task/id"}`},
+		{"syntax at the first byte of the data", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2}, JSONOffset: 0, Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2,"jsonOffset":0}`},
+		{"syntax, data offset unknown", nil, &parser.DecodeError{Position: sse.Position{Offset: 12, Seq: 2}, JSONOffset: -1, Err: parser.ErrInvalidJSON}, nil, `"offset":12,"seq":2}`},
 		{"not an event stream", nil, &NotEventStreamError{StatusCode: 200, ContentType: "text/html", Head: []byte("<html>\xff")}, nil, `"httpStatus":200,"contentType":"text/html","head":"<html>\ufffd"}`},
 		{"other", nil, ioErr, nil, `"error":{"type":"other","message":"read: connection reset"}`},
 		{"error type hook", nil, ioErr, &JSONOptions{ErrorType: func(error) string { return "io" }}, `"error":{"type":"io","message":"read: connection reset"}`},

@@ -521,7 +521,7 @@ func cutPrefix(s, prefix string) (string, bool) {
 // docError holds the members of the document's error object.
 type docError struct {
 	typ, message, taskID, lastEventID, status, reason, domain string
-	contentType, head, cause, field                           string
+	contentType, head, cause                                  string
 	state                                                     parser.TaskState
 	binding                                                   parser.Binding
 	pos                                                       sse.Position
@@ -575,8 +575,6 @@ func (d *docReader) error(r *Result, val []byte, off int) error {
 			e.contentType = d.str(val, off)
 		case "head":
 			e.head = d.str(val, off)
-		case "field":
-			e.field = d.str(val, off)
 		}
 	})
 	err := e.rebuild(r)

@@ -88,7 +88,7 @@ func TestLegacyContentRefused(t *testing.T) {
 		require.ErrorIs(t, err, parser.ErrLegacyShape)
 		var se *parser.DecodeError
 		require.ErrorAs(t, err, &se)
-		assert.Equal(t, "statusUpdate.status.message.content", se.Field)
+		assert.Equal(t, "/statusUpdate/status/message/content", se.JSONPointer)
 		assert.Equal(t, "c-2", string(se.ID))
 		assert.Equal(t, parser.TaskStateWorking, res.State)
 	}

@@ -57,7 +57,8 @@ export interface ErrorDoc {
   offset?: number;
   seq?: number;
   id?: string;
-  field?: string;
+  jsonOffset?: number;
+  jsonPointer?: string;
   cause?: string;
 }
 
@@ -81,14 +82,16 @@ export class A2AStreamError extends Error {
   /** The Last-Event-ID to resubscribe with (truncated). */
   readonly lastEventId?: string;
   readonly state?: TaskState | '';
-  /** 0-based byte offset in the stream. */
+  /** 0-based byte offset in the stream (UTF-8 bytes, not UTF-16 units). */
   readonly offset?: number;
   /** 1-based ordinal of the frame concerned. */
   readonly seq?: number;
   /** The SSE id in force for the frame. */
   readonly id?: string;
-  /** The JSON member concerned, such as "artifactUpdate.artifact.parts[0].text". */
-  readonly field?: string;
+  /** 0-based byte offset in the data of the frame that did not decode (syntax). */
+  readonly jsonOffset?: number;
+  /** The RFC 6901 JSON Pointer of the member concerned, such as "/artifactUpdate/artifact/parts/0/text" (syntax). */
+  readonly jsonPointer?: string;
   /** Whether a truncated stream was cut inside an event (whose bytes were dropped) rather than between events. */
   readonly insideEvent?: boolean;
   /** The bytes of the event a truncated stream was cut inside, dropped; 0 between events. */

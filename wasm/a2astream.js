@@ -37,7 +37,7 @@ export class A2AStreamError extends Error {
     this.type = doc.type;
     this.goMessage = doc.message;
     for (const k of ['binding', 'code', 'status', 'reason', 'domain', 'details', 'httpStatus', 'contentType', 'head',
-      'taskId', 'lastEventId', 'state', 'insideEvent', 'dropped', 'offset', 'seq', 'id', 'field', 'cause']) {
+      'taskId', 'lastEventId', 'state', 'insideEvent', 'dropped', 'offset', 'seq', 'id', 'jsonOffset', 'jsonPointer', 'cause']) {
       if (doc[k] !== undefined) this[k] = doc[k];
     }
   }

@@ -63,3 +63,32 @@ func TestErrorMemberSameInEveryOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestSyntaxErrorPlace checks that a frame that does not decode is
+// located in the "error" member of --json and of its --events line alike:
+// offset in bytes of the stream, jsonOffset in bytes of the frame's data,
+// jsonPointer the member as an RFC 6901 pointer.
+func TestSyntaxErrorPlace(t *testing.T) {
+	const task = `data: {"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}` + "\n\n"
+	stream := task + `data: {"statusUpdate":{"taskId":"t","metadata":{"$usage":{"inputTokens":"x"}}}}` + "\n\n"
+	want := errorDoc{Type: "syntax", Offset: ptr(int64(len(task))), Seq: 2, JSONOffset: ptr(int64(strings.Index(stream[len(task)+6:], `"x"`))), JSONPointer: "/statusUpdate/metadata/$usage/inputTokens"}
+
+	res := runWith(t, []string{"--json", "-"}, strings.NewReader(stream), nil)
+	require.Equal(t, exitProtocol, res.code, res.stderr)
+	var doc resultDoc
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &doc), res.stdout)
+	require.NotNil(t, doc.Error)
+	got := *doc.Error
+	got.Message = ""
+	require.Equal(t, want, got)
+
+	res = runWith(t, []string{"--events", "-"}, strings.NewReader(stream), nil)
+	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
+	require.Len(t, lines, 2, res.stdout)
+	var line struct{ Error errorDoc }
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &line), lines[1])
+	line.Error.Message = ""
+	require.Equal(t, want, line.Error)
+}
+
+func ptr[T any](v T) *T { return &v }

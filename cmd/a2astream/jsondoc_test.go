@@ -106,7 +106,8 @@ type errorDoc struct {
 	Dropped     *int64          `json:"dropped,omitempty"`     // truncated: the bytes of that event
 	Seq         int64           `json:"seq,omitempty"`
 	ID          string          `json:"id,omitempty"`
-	Field       string          `json:"field,omitempty"`
+	JSONOffset  *int64          `json:"jsonOffset,omitempty"`  // syntax: the byte in the frame's data
+	JSONPointer string          `json:"jsonPointer,omitempty"` // syntax: the member, RFC 6901
 	Cause       string          `json:"cause,omitempty"`
 	Head        string          `json:"head,omitempty"`
 }

@@ -69,7 +69,7 @@ func TestWrappedErrorsNamePackageOnce(t *testing.T) {
 		pkg    string // the outer error's package
 		reason string // what the text must still say
 	}{
-		{"parser.DecodeError", &parser.DecodeError{Pos: 28, Field: "artifactUpdate.append", Err: parser.ErrFieldType}, "parser", "wrong JSON type for field"},
+		{"parser.DecodeError", &parser.DecodeError{JSONOffset: 28, JSONPointer: "/artifactUpdate/append", Err: parser.ErrFieldType}, "parser", "wrong JSON type for field"},
 		{"parser.DecodeError of a frame", func() error {
 			_, err := parser.NewDecoder().Decode(&sse.Frame{Data: []byte(`{"statusUpdate":{"status":{"state":"working"}}}`), Seq: 3})
 			return err
@@ -82,7 +82,7 @@ func TestWrappedErrorsNamePackageOnce(t *testing.T) {
 		{"reconstruct.TruncatedError of a refusal", &reconstruct.TruncatedError{TaskID: "t", Offset: 5, Cause: &reconstruct.HTTPError{StatusCode: 502, ContentType: "text/html"}}, "reconstruct", "cause: HTTP 502 with text/html"},
 		{"reconstruct.TruncatedError of a reset", &reconstruct.TruncatedError{TaskID: "t", Offset: 5, Cause: httpstream.ErrIdleTimeout}, "reconstruct", "cause: httpstream: no data received"},
 		{"reconstruct.DocumentError", &reconstruct.DocumentError{Offset: 3, Member: "state", Err: reconstruct.ErrDocument}, "reconstruct", "not a result document"},
-		{"reconstruct.DocumentError of a decoding", &reconstruct.DocumentError{Offset: 3, Member: "answer.metadata", Err: &parser.DecodeError{Pos: 1, Err: parser.ErrInvalidJSON}}, "reconstruct", "parser: "},
+		{"reconstruct.DocumentError of a decoding", &reconstruct.DocumentError{Offset: 3, Member: "answer.metadata", Err: &parser.DecodeError{JSONOffset: 1, Err: parser.ErrInvalidJSON}}, "reconstruct", "parser: "},
 		{"reconstruct.NotEventStreamError", &reconstruct.NotEventStreamError{StatusCode: 404, ContentType: "application/json", Err: &parser.APIError{Code: 404, Message: "gone"}}, "reconstruct", "parser: server error 404: gone"},
 		{"citations.LocateError", &citations.LocateError{Pointer: "/a/0", Token: 1, Err: citations.ErrNoMember}, "citations", "object has no such member"},
 		{"citations.Diagnostic", citations.Diagnostic{Part: 1, Index: 0, Offset: -1, Err: &citations.LocateError{Pointer: "/a", Token: 0, Err: citations.ErrNoMember}}, "citations", "object has no such member"},

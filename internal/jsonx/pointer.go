@@ -395,6 +395,45 @@ func arrayIndex(tok []byte) (int, PointerCode) {
 	return n, PointerOK
 }
 
+// AppendPointerToken appends to dst a '/' and the RFC 6901 reference
+// token of the object member whose raw JSON key (the bytes between the
+// quotes, escapes in place) is key, and returns the extended slice: the
+// key's text (lone surrogates as U+FFFD; an invalid escape ends it) with
+// '~' written "~0" and '/' written "~1", so that [Pointer.Eval] finds the
+// member. An array element's token is its 0-based index in decimal.
+func AppendPointerToken(dst, key []byte) []byte {
+	dst = append(dst, '/')
+	start := len(dst)
+	dst, _ = AppendUnescaped(dst, key, SurrogateReplace)
+	n := 0
+	for _, c := range dst[start:] {
+		if c == '~' || c == '/' {
+			n++
+		}
+	}
+	if n == 0 {
+		return dst
+	}
+	// Shift the text right by n bytes, from its end, writing the escapes.
+	end := len(dst)
+	dst = append(dst, make([]byte, n)...)
+	for i, j := end-1, len(dst)-1; i >= start; i-- {
+		switch c := dst[i]; c {
+		case '~', '/':
+			dst[j] = '0'
+			if c == '/' {
+				dst[j] = '1'
+			}
+			dst[j-1] = '~'
+			j -= 2
+		default:
+			dst[j] = c
+			j--
+		}
+	}
+	return dst
+}
+
 // appendTildeDecoded decodes ~0 and ~1 in one reference token.
 func appendTildeDecoded(dst, tok []byte) ([]byte, bool) {
 	for i := 0; i < len(tok); i++ {

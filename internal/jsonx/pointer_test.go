@@ -180,3 +180,36 @@ func TestCursor(t *testing.T) {
 	}
 	assert.Empty(t, cmp.Diff([]string{"1", `"x"`, "{ }"}, elems), "NextElement (-want +got)")
 }
+
+// TestAppendPointerToken checks that the token AppendPointerToken writes
+// for each member of RFC 6901's example document, and for keys with
+// escapes, finds the member again with Pointer.Eval.
+func TestAppendPointerToken(t *testing.T) {
+	doc := `{"foo":["bar"],"":0,"a/b":1,"m~n":8,"~/~":2,"\u002f\u007e":3,"caf\u00e9":4,"x\"y":5,"\ud83d":6}`
+	tests := []struct {
+		name, key, want, value string
+	}{
+		{"plain", `foo`, `/foo`, `["bar"]`},
+		{"empty", ``, `/`, `0`},
+		{"slash", `a/b`, `/a~1b`, `1`},
+		{"tilde", `m~n`, `/m~0n`, `8`},
+		{"both, twice", `~/~`, `/~0~1~0`, `2`},
+		{"escaped slash and tilde", `\u002f\u007e`, `/~1~0`, `3`},
+		{"escaped letter", `caf\u00e9`, `/café`, `4`},
+		{"escaped quote", `x\"y`, `/x"y`, `5`},
+		{"lone surrogate", `\ud83d`, "/\uFFFD", ``},
+	}
+	var p Pointer
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := AppendPointerToken([]byte("/pre"), []byte(tt.key))
+			assert.Equal(t, "/pre"+tt.want, string(got))
+			if tt.value == "" {
+				return // a lone surrogate names no key Eval can match
+			}
+			raw, _, _, _, code := p.Eval([]byte(doc), []byte(tt.want))
+			require.Equal(t, PointerOK, code)
+			assert.Equal(t, tt.value, string(raw))
+		})
+	}
+}

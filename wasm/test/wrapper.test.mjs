@@ -333,6 +333,8 @@ test('each error type of the declarations has its own class, and messages carry 
   const d = engine.decoder({ maxEventSize: 64 });
   const syntax = [...d.feed(new TextEncoder().encode('data: {"task": nope}\n\n')), ...d.end()].at(-1).error;
   assert.ok(syntax instanceof StreamSyntaxError);
+  assert.equal(syntax.jsonPointer, '/task', 'the member, an RFC 6901 pointer');
+  assert.equal(syntax.jsonOffset, 10, 'the byte of the data: the o of nope, as n could begin null');
   assert.match(syntax.goMessage, prefix);
   assert.doesNotMatch(syntax.message, prefix);
   assert.throws(() => d.feed(new Uint8Array(1)), (e) => e instanceof UsageError && !prefix.test(e.message) && /ended/.test(e.message));
