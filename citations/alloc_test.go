@@ -22,7 +22,7 @@ func TestResolveAllocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := citations.NewResolver(citations.Options{Unit: tt.unit})
+			r := citations.NewResolver(&citations.Options{Unit: tt.unit})
 			res := r.Resolve(tt.parts)
 			require.Empty(t, res.Diagnostics, "diagnostics")
 			require.NotEmpty(t, res.Citations, "citations")

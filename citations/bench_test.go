@@ -94,7 +94,7 @@ func BenchmarkResolve(b *testing.B) {
 // footnotes into a reused buffer.
 func BenchmarkAppendRender(b *testing.B) {
 	parts := benchParts(100<<10, 1000)
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	dst := citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes)
 	b.SetBytes(int64(len(res.Text)))
 	b.ReportAllocs()
@@ -112,7 +112,7 @@ func BenchmarkResolveOneDataPart(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			parts, _ := manyPointerParts(n, 7<<20)
-			r := citations.NewResolver(citations.Options{MaxCitations: n})
+			r := citations.NewResolver(&citations.Options{MaxCitations: n})
 			res := r.Resolve(parts)
 			require.Empty(b, res.Diagnostics, "diagnostics")
 			require.Len(b, res.Citations, n, "citations")

@@ -98,7 +98,7 @@ func TestDiagnostics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := citations.Resolve(diagParts(tt.meta), tt.opts)
+			res := citations.Resolve(diagParts(tt.meta), &tt.opts)
 			var ds []citations.Diagnostic
 			for _, d := range res.Diagnostics {
 				if !errors.Is(d, citations.ErrDuplicatePartID) {
@@ -137,14 +137,14 @@ func TestNoCitations(t *testing.T) {
 	for _, meta := range []string{"", "null", " null ", "{}", `{"citations":null}`, `{"citations":[]}`, `{"other":[1]}`} {
 		parts := diagParts(meta)
 		parts = append(parts[:5], parts[7:]...) // no duplicate ids
-		res := citations.Resolve(parts, citations.Options{})
+		res := citations.Resolve(parts, nil)
 		assert.Empty(t, res.Citations, "metadata %q: citations", meta)
 		assert.Empty(t, res.Diagnostics, "metadata %q: diagnostics", meta)
 	}
 }
 
 func TestDuplicatePartID(t *testing.T) {
-	res := citations.Resolve(diagParts(entry(`"dup"`, "1", "")), citations.Options{})
+	res := citations.Resolve(diagParts(entry(`"dup"`, "1", "")), nil)
 	require.Len(t, res.Diagnostics, 1, "diagnostics")
 	d := res.Diagnostics[0]
 	require.ErrorIs(t, d, citations.ErrDuplicatePartID)
@@ -182,7 +182,7 @@ func TestLocatorForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := citations.Resolve(diagParts(entry(`"str"`, "0", tt.locator)), citations.Options{})
+			res := citations.Resolve(diagParts(entry(`"str"`, "0", tt.locator)), nil)
 			require.Len(t, res.Citations, 1, "citations; diagnostics %v", res.Diagnostics)
 			c := res.Citations[0]
 			require.NoError(t, c.Err)
@@ -209,7 +209,7 @@ func TestSpellings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := citations.Resolve(diagParts(tt.meta), citations.Options{})
+			res := citations.Resolve(diagParts(tt.meta), nil)
 			var ds []citations.Diagnostic
 			for _, d := range res.Diagnostics {
 				if !errors.Is(d, citations.ErrDuplicatePartID) {
@@ -281,16 +281,16 @@ func count(res citations.Resolution, want error) (evaluated, limited int) {
 func TestScanLimitBoundsWork(t *testing.T) {
 	const n = 2000
 	// Each line range past the string's one line reads it all.
-	evaluated, limited := count(citations.Resolve(scanParts(n, `{"pointer":"/pad","start":2}`), citations.Options{}), citations.ErrLineRange)
+	evaluated, limited := count(citations.Resolve(scanParts(n, `{"pointer":"/pad","start":2}`), nil), citations.ErrLineRange)
 	// The object is read once (1 MiB and 10 bytes), then each citation is
 	// charged the string (1 MiB); evaluation stops once more than
 	// DefaultMaxScan bytes were charged.
 	want := citations.DefaultMaxScan/(1<<20) - 1
 	assert.Equal(t, []int{want, n - want}, []int{evaluated, limited}, "line ranges: evaluated and limited")
 	// Pointers and line ranges on the whole data read it once.
-	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{}), citations.ErrNoMember)
+	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), nil), citations.ErrNoMember)
 	assert.Equal(t, []int{n, 0}, []int{evaluated, limited}, "pointers: evaluated and limited")
-	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), citations.Options{MaxScan: 1 << 20}), citations.ErrNoMember)
+	evaluated, limited = count(citations.Resolve(scanParts(n, `"/missing"`), &citations.Options{MaxScan: 1 << 20}), citations.ErrNoMember)
 	assert.Equal(t, []int{1, n - 1}, []int{evaluated, limited}, "pointers, MaxScan 1 MiB: evaluated and limited")
 }
 

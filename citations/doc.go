@@ -11,7 +11,7 @@
 // of a kind other than parser.PartText and parser.PartData (raw, url) can
 // be cited by id but has no content this package reads:
 //
-//	res := citations.Resolve(parts, citations.Options{})
+//	res := citations.Resolve(parts, nil) // nil: the default Options
 //	for _, c := range res.Citations {
 //		// c.ByteOffset, c.RuneIndex, c.UTF16Index; c.DataPart, c.Target…
 //	}

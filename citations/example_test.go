@@ -29,7 +29,7 @@ func ExampleResolve() {
 			Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.transcript"}`)},
 		},
 	}
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	for _, c := range res.Citations {
 		fmt.Printf("[%d] %s bytes=%d runes=%d utf16=%d %s %q\n",
 			c.Number, c.ID, c.ByteOffset, c.RuneIndex, c.UTF16Index, c.TargetKind, c.Target)
@@ -58,7 +58,7 @@ func ExampleAppendRender() {
 		{Kind: parser.PartData, Data: []byte(`{"hba1c":6.8}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.a"}`)}},
 		{Kind: parser.PartData, Data: []byte(`{"ldl":4.1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.b"}`)}},
 	}
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	fmt.Printf("%s\n", citations.AppendRender(nil, res.Text, res.Citations, citations.Numbered))
 	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
 	fmt.Printf("%s", citations.AppendRender(nil, res.Text, res.Citations, citations.HTML))
@@ -86,7 +86,7 @@ func ExampleResolve_units() {
 			Metadata: parser.Metadata{Raw: []byte(`{"citations":[{"data_part_id":"dp.labs","offset":14,"locator":"/temp"}]}`)}},
 		{Kind: parser.PartData, Data: []byte(`{"temp":38.9}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.labs"}`)}},
 	}
-	res := citations.Resolve(parts, citations.Options{Unit: citations.UTF16})
+	res := citations.Resolve(parts, &citations.Options{Unit: citations.UTF16})
 	for _, c := range res.Citations {
 		fmt.Println(c.Number, c.ByteOffset, c.RuneIndex, c.UTF16Index, string(c.Target))
 	}

@@ -69,7 +69,7 @@ func FuzzResolve(f *testing.F) {
 		extra := []byte(`{"dataPartId":"t","citations":[{"data_part_id":"d","offset":` + strconv.Itoa(offset) + `,"locator":` + string(loc) + `}]}`)
 		parts := fuzzParts(text, meta, data, split, extra)
 		var r citations.Resolver
-		r.Reset(citations.Options{Unit: u, MaxCitations: 64})
+		r.Reset(&citations.Options{Unit: u, MaxCitations: 64})
 		res := r.Resolve(parts)
 		require.Equal(t, string(text), string(res.Text), "joined text")
 		prev := 0
@@ -122,7 +122,7 @@ func FuzzResolve(f *testing.F) {
 		for _, s := range []citations.Style{citations.Numbered, citations.Footnotes, citations.HTML} {
 			citations.AppendRender(nil, res.Text, res.Citations, s)
 		}
-		again := citations.Resolve(parts, citations.Options{Unit: u, MaxCitations: 64})
+		again := citations.Resolve(parts, &citations.Options{Unit: u, MaxCitations: 64})
 		require.Len(t, again.Citations, len(res.Citations), "citations of a fresh Resolve and of a reset Resolver")
 		require.Len(t, again.Diagnostics, len(res.Diagnostics), "diagnostics of a fresh Resolve and of a reset Resolver")
 	})

@@ -23,7 +23,7 @@ func renderParts() []parser.Part {
 }
 
 func TestAppendRender(t *testing.T) {
-	res := citations.Resolve(renderParts(), citations.Options{})
+	res := citations.Resolve(renderParts(), nil)
 	require.Empty(t, res.Diagnostics, "diagnostics")
 	require.Len(t, res.Citations, 3, "citations")
 	tests := []struct {
@@ -46,7 +46,7 @@ func TestAppendRender(t *testing.T) {
 }
 
 func TestAppendRenderFunc(t *testing.T) {
-	res := citations.Resolve(renderParts(), citations.Options{})
+	res := citations.Resolve(renderParts(), nil)
 	got := citations.AppendRenderFunc(nil, res.Text, res.Citations, func(dst []byte, c *citations.Resolved) []byte {
 		dst = append(dst, "{"...)
 		dst = append(dst, c.ID...)
@@ -113,7 +113,7 @@ func TestNumbersPerTarget(t *testing.T) {
 		{Kind: parser.PartData, Data: []byte(`{"conditions":["E11.65","I10"]}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.c"}`)}},
 		{Kind: parser.PartData, Data: []byte(`[8.2]`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"dp.l"}`)}},
 	}
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	require.Empty(t, res.Diagnostics)
 	var numbers []int
 	for _, c := range res.Citations {

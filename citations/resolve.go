@@ -109,15 +109,27 @@ type Resolver struct {
 	scanned int
 }
 
-// NewResolver returns a Resolver with the given options.
-func NewResolver(opts Options) *Resolver {
-	return &Resolver{opts: opts}
+// NewResolver returns a Resolver configured by opts; nil opts selects the
+// defaults. The Resolver keeps a copy of *opts.
+func NewResolver(opts *Options) *Resolver {
+	r := new(Resolver)
+	r.setOptions(opts)
+	return r
 }
 
-// Reset makes r ready for reuse with new options, dropping buffers that
-// grew past a modest size so that one huge artifact does not stay pinned.
-func (r *Resolver) Reset(opts Options) {
-	r.opts = opts
+// setOptions keeps a copy of *opts, or the defaults when opts is nil.
+func (r *Resolver) setOptions(opts *Options) {
+	r.opts = Options{}
+	if opts != nil {
+		r.opts = *opts
+	}
+}
+
+// Reset makes r ready for reuse as NewResolver(opts) returns it, dropping
+// buffers that grew past a modest size so that one huge artifact does not
+// stay pinned.
+func (r *Resolver) Reset(opts *Options) {
+	r.setOptions(opts)
 	r.joined = shrink(r.joined)
 	r.strs = shrink(r.strs)
 	if cap(r.cites) > retainLimit/64 {
@@ -161,11 +173,12 @@ func (r *Resolver) clear() {
 }
 
 // Resolve is a convenience for NewResolver(opts).Resolve(parts) with a
-// Resolver of its own: the result stays valid as long as parts are
-// unmodified (its slices alias parts and buffers no one else holds).
-func Resolve(parts []parser.Part, opts Options) Resolution {
+// Resolver of its own (nil opts selects the defaults): the result stays
+// valid as long as parts are unmodified (its slices alias parts and
+// buffers no one else holds).
+func Resolve(parts []parser.Part, opts *Options) Resolution {
 	var r Resolver
-	r.opts = opts
+	r.setOptions(opts)
 	return r.Resolve(parts)
 }
 

@@ -107,7 +107,7 @@ func TestClinicalAnswer(t *testing.T) {
 			parts, text, pos := clinicalParts(u)
 			require.NotEqual(t, pos[0].ByteOffset, pos[0].RuneIndex, "the three units must differ before the first marker: %+v", pos[0])
 			require.NotEqual(t, pos[0].RuneIndex, pos[0].UTF16Index, "the three units must differ before the first marker: %+v", pos[0])
-			res := citations.Resolve(parts, citations.Options{Unit: u})
+			res := citations.Resolve(parts, &citations.Options{Unit: u})
 			require.Empty(t, res.Diagnostics, "diagnostics")
 			require.Equal(t, text, string(res.Text), "joined text")
 			require.Len(t, res.Citations, len(wants), "citations")
@@ -134,7 +134,7 @@ func TestClinicalAnswer(t *testing.T) {
 
 func TestRenderClinical(t *testing.T) {
 	parts, _, _ := clinicalParts(citations.CodePoints)
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	got := string(citations.AppendRender(nil, res.Text, res.Citations, citations.Footnotes))
 	want := "Assessment for Zoë Müller (患者 4711, 👨‍👩‍👧‍👦 family history):[^1] asthma, ICD-10 J45.909[^2].\n" +
 		"HbA1c 7.2 %[^3] (↑) and LDL 4.1 mmol/L[^4]. She said «I wake up coughing, every night»[^5] 😷.[^6]" +
@@ -146,7 +146,7 @@ func TestRenderClinical(t *testing.T) {
 // A Resolver reused across artifacts gives the same result as a fresh one.
 func TestResolverReuse(t *testing.T) {
 	parts, _, pos := clinicalParts(citations.UTF16)
-	r := citations.NewResolver(citations.Options{Unit: citations.UTF16})
+	r := citations.NewResolver(&citations.Options{Unit: citations.UTF16})
 	for range 3 {
 		res := r.Resolve(parts)
 		require.Len(t, res.Citations, len(pos), "citations")
@@ -154,10 +154,37 @@ func TestResolverReuse(t *testing.T) {
 		for i, c := range res.Citations {
 			require.Equal(t, pos[i], c.TextPosition, "citation %d: position", i)
 		}
-		r.Reset(citations.Options{Unit: citations.UTF16})
+		r.Reset(&citations.Options{Unit: citations.UTF16})
 	}
 	var zero citations.Resolver
 	require.NotEmpty(t, zero.Resolve(parts).Diagnostics, "a zero Resolver counts code points, so UTF-16 offsets past the end must be reported")
+}
+
+// NewResolver, Reset and Resolve take opts alike: nil selects the
+// defaults, as a zero Resolver has them, and the Resolver keeps a copy
+// of *opts, so that changing it afterwards changes nothing.
+func TestResolverOptions(t *testing.T) {
+	parts, _, pos := clinicalParts(citations.UTF16)
+	var zero citations.Resolver
+	defaults := zero.Resolve(parts)
+	require.NotEmpty(t, defaults.Diagnostics, "UTF-16 offsets counted as code points")
+	utf16 := func(res citations.Resolution) {
+		t.Helper()
+		require.Empty(t, res.Diagnostics)
+		require.Len(t, res.Citations, len(pos))
+	}
+
+	opts := &citations.Options{Unit: citations.UTF16}
+	r := citations.NewResolver(opts)
+	opts.Unit = citations.Bytes
+	utf16(r.Resolve(parts))
+	r.Reset(nil)
+	assert.Equal(t, defaults.Diagnostics, r.Resolve(parts).Diagnostics, "Reset(nil): the defaults")
+	r.Reset(&citations.Options{Unit: citations.UTF16})
+	utf16(r.Resolve(parts))
+	assert.Equal(t, defaults.Diagnostics, citations.NewResolver(nil).Resolve(parts).Diagnostics, "NewResolver(nil): the defaults")
+	assert.Equal(t, defaults.Diagnostics, citations.Resolve(parts, nil).Diagnostics, "Resolve(parts, nil): the defaults")
+	utf16(citations.Resolve(parts, &citations.Options{Unit: citations.UTF16}))
 }
 
 // Citations at one offset keep entry order (text part, then index), and
@@ -170,7 +197,7 @@ func TestOrderAndNumbers(t *testing.T) {
 		{Kind: parser.PartData, Data: []byte(`1`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"x"}`)}},
 		{Kind: parser.PartData, Data: []byte(`2`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"y"}`)}},
 	}
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	var got []string
 	for _, c := range res.Citations {
 		got = append(got, fmt.Sprintf("%s@%d#%d(%d.%d)", c.ID, c.ByteOffset, c.Number, c.Part, c.Index))
@@ -318,7 +345,7 @@ func TestSurrogatePairSplitBetweenParts(t *testing.T) {
 		{Kind: parser.PartText, Text: []byte("\xED\xB8\x80b"), Metadata: parser.Metadata{Raw: []byte(`{"citations":[{"data_part_id":"d","offset":2}]}`)}},
 		{Kind: parser.PartData, Data: []byte(`{"x":1}`), Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"d"}`)}},
 	}
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	require.Equal(t, "a😀b", string(res.Text), "Text")
 	require.Len(t, res.Citations, 1, "citations")
 	require.Empty(t, res.Diagnostics, "diagnostics")
@@ -364,7 +391,7 @@ func manyPointerParts(n, size int) ([]parser.Part, int) {
 // (60,000 citations into 7 MB resolved 10,572 before MaxScan ran out).
 func TestManyPointersIntoOneDataPart(t *testing.T) {
 	parts, entries := manyPointerParts(60000, 7<<20)
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	require.Empty(t, res.Diagnostics[:min(3, len(res.Diagnostics))], "%d diagnostics", len(res.Diagnostics))
 	require.Len(t, res.Citations, 60000)
 	for _, c := range res.Citations {
@@ -384,7 +411,7 @@ func TestResolveDecodedParts(t *testing.T) {
 	require.NoError(t, err)
 	parts := ev.ArtifactUpdate.Artifact.Parts
 	require.Len(t, parts, 3)
-	res := citations.Resolve(parts, citations.Options{})
+	res := citations.Resolve(parts, nil)
 	require.Empty(t, res.Diagnostics)
 	require.Len(t, res.Citations, 1)
 	c := res.Citations[0]
@@ -395,7 +422,7 @@ func TestResolveDecodedParts(t *testing.T) {
 
 	// A url part can be cited by id, but has no content to locate in.
 	parts[0].Metadata.Raw = []byte(`{"citations":[{"dataPartId":"dp.url","offset":0}]}`)
-	res = citations.Resolve(parts, citations.Options{})
+	res = citations.Resolve(parts, nil)
 	require.Len(t, res.Diagnostics, 1)
 	assert.ErrorIs(t, res.Diagnostics[0], citations.ErrNotDataPart)
 	require.Len(t, res.Citations, 1, "a citation whose locator failed still has its place")

@@ -235,7 +235,7 @@ func FuzzCitationPointer(f *testing.F) {
 			{Kind: parser.PartText, Text: text, Metadata: parser.Metadata{Raw: []byte(meta)}},
 			{Kind: parser.PartData, Data: data, Metadata: parser.Metadata{Raw: []byte(`{"dataPartId":"g"}`)}},
 		}
-		res := citations.Resolve(parts, citations.Options{})
+		res := citations.Resolve(parts, nil)
 		require.Equal(t, string(text), string(res.Text), "Text")
 		for _, d := range res.Diagnostics {
 			require.True(t, matchesAny(d, citations.ErrOffsetOutOfRange, citations.ErrOffsetSplitsChar, citations.ErrNegativeOffset,

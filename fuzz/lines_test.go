@@ -83,7 +83,7 @@ func FuzzLineRange(f *testing.F) {
 		}
 		meta := `{"citations":[{"data_part_id":"g","offset":2,"locator":` + lineLocator(form, s, e) + `}]}`
 		parts := []parser.Part{{Kind: parser.PartText, Text: []byte("answer"), Metadata: parser.Metadata{Raw: []byte(meta)}}, cited}
-		res := citations.Resolve(parts, citations.Options{})
+		res := citations.Resolve(parts, nil)
 		wantText := "answer"
 		if !data {
 			wantText += string(text) // a cited text part is text of the artifact too

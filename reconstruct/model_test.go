@@ -99,7 +99,7 @@ func TestModelOwnedCopies(t *testing.T) {
 
 	// citations reads the answer's parts as they are.
 	require.Len(t, a.Citations, 1)
-	got := citations.Resolve(a.Parts, citations.Options{})
+	got := citations.Resolve(a.Parts, nil)
 	assert.Empty(t, cmp.Diff(a.Citations, got.Citations, cmp.Comparer(func(x, y error) bool { return x == y })), "(-Reducer +Resolve)")
 	assert.Equal(t, "6.8", string(got.Citations[0].Target))
 

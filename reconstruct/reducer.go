@@ -195,7 +195,7 @@ func (r *Reducer) Reset(opts *Options) {
 	}
 	r.lastID = r.idBuf
 	if r.resolver != nil {
-		r.resolver.Reset(r.opts.Citations)
+		r.resolver.Reset(&r.opts.Citations)
 	}
 }
 
@@ -1115,7 +1115,7 @@ func (r *Reducer) resolve(a *Artifact) {
 	}
 	if r.resolver == nil {
 		r.resolver = new(citations.Resolver)
-		r.resolver.Reset(r.opts.Citations)
+		r.resolver.Reset(&r.opts.Citations)
 	}
 	res := r.resolver.Resolve(a.Parts)
 	if len(res.Citations) > 0 {
