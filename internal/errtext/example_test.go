@@ -1,0 +1,24 @@
+package errtext_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/a2astream/a2astream/internal/errtext"
+)
+
+// An error of package reconstruct that wraps its own sentinel, then one
+// of package parser: the first loses the repeated prefix, the second
+// keeps its own.
+func ExampleAppendCause() {
+	errUnknown := errors.New("reconstruct: append to an unknown artifact")
+	errJSON := errors.New("parser: invalid JSON")
+	place := []byte(`reconstruct: frame 2 at byte 179 artifact "a": `)
+	fmt.Println(string(errtext.AppendCause(place, "reconstruct", errUnknown)))
+	fmt.Println(string(errtext.AppendCause([]byte("reconstruct: frame 3 at byte 240: "), "reconstruct", errJSON)))
+	fmt.Println(errtext.EndsWith(`reconstruct: frame 2 at byte 179 artifact "a": append to an unknown artifact`, errUnknown))
+	// Output:
+	// reconstruct: frame 2 at byte 179 artifact "a": append to an unknown artifact
+	// reconstruct: frame 3 at byte 240: parser: invalid JSON
+	// true
+}
