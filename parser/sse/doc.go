@@ -95,4 +95,9 @@
 //
 // A Lexer or Reader must not be used from multiple goroutines at once;
 // distinct ones are independent.
+//
+// # Build tags
+//
+// On amd64 with AVX2 the Lexer searches lines with assembly; elsewhere, or
+// built with the purego tag, with portable Go. Both give the same frames.
 package sse

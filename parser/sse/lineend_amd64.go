@@ -1,3 +1,5 @@
+//go:build !purego
+
 package sse
 
 // hasAVX2 reports that indexLineEnd may be used: it searches a line for LF,

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // STEP32 compares the 32 bytes at addr with LF, CR (Y0, Y1) and NUL (Y5):

@@ -1,9 +1,11 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package sse
 
 // hasAVX2 is false: only amd64 has the search of lineend_amd64.s, and the
-// Lexer searches each line for LF, and for CR in turn.
+// Lexer searches each line for LF, and for CR in turn (the portable
+// search). The purego build tag selects this file on amd64 as well, so
+// that the portable search is tested on the machine that builds it.
 const hasAVX2 = false
 
 // indexLineEnd returns the index of the first LF or CR in b, or -1, and
