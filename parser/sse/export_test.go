@@ -17,7 +17,7 @@ func DrainBufferPools() {
 
 // HeldBytes returns the capacity of every buffer the Lexer holds.
 func (lx *Lexer) HeldBytes() int {
-	return cap(lx.buf) + cap(lx.small) + cap(lx.data) + cap(lx.lastID)
+	return cap(lx.in.buf) + cap(lx.in.small) + cap(lx.ev.data) + cap(lx.id.mem)
 }
 
 // Searched returns, as stream offsets, the start of the line being
@@ -25,8 +25,9 @@ func (lx *Lexer) HeldBytes() int {
 // the bytes from line to lf hold no LF, those from line to cr no CR, and
 // Next does not search them for that line end again.
 func (lx *Lexer) Searched() (line, lf, cr int64) {
-	return lx.base + int64(lx.cur), lx.base + int64(max(lx.lfNext, lx.cur)), lx.base + int64(max(lx.crNext, lx.cur))
+	in, s := &lx.in, &lx.search
+	return in.base + int64(in.cur), in.base + int64(max(s.lfNext, in.cur)), in.base + int64(max(s.crNext, in.cur))
 }
 
 // Plant overwrites the buffered byte at stream offset off with c.
-func (lx *Lexer) Plant(off int64, c byte) { lx.buf[off-lx.base] = c }
+func (lx *Lexer) Plant(off int64, c byte) { lx.in.buf[off-lx.in.base] = c }

@@ -2,10 +2,10 @@ package sse
 
 // Frame is one dispatched Server-Sent Events event.
 //
-// The byte slices are views: they alias the lexer's buffer and are valid only
-// until the next call to Write, Next, Close or Reset on the object that
-// produced the Frame; they must not be modified. Use [Frame.Clone] to retain a
-// Frame.
+// The byte slices are views: Event and Data alias the lexer's buffer and are
+// valid only until the next call to Write, Fill, FillLine, Next, Close or
+// Reset on the object that produced the Frame; ID lives longer (see ID).
+// They must not be modified. Use [Frame.Clone] to retain a Frame.
 type Frame struct {
 	// Offset is the 0-based byte offset in the stream (counting every byte
 	// received, a byte order mark included) of the first byte of the first
@@ -24,7 +24,11 @@ type Frame struct {
 	Data []byte
 	// ID is the last event ID in force when the frame was dispatched (it
 	// persists across frames until an "id" field changes it); empty when no
-	// id was ever set or it was reset.
+	// id was ever set or it was reset. It views the lexer's own copy of
+	// the ID, not its input buffer: it stays valid across Write, Fill,
+	// FillLine, Close and the calls to Next that return no frame, until
+	// Next returns another frame or Reset (Resume) is called, so that a
+	// caller may keep the ID of the last frame without a copy.
 	ID []byte
 	// Retry is the reconnection time in milliseconds from the most recent
 	// valid "retry" field of this frame; meaningful only when HasRetry.

@@ -1,0 +1,160 @@
+package sse
+
+// This file is the Lexer's input buffer: its invariants, how it grows
+// (reserve), how a large one goes back to the pool when idle (release),
+// and how the indices into it move when its released bytes are dropped
+// (shift).
+
+const (
+	// minBufferSize is the smallest buffer a Lexer allocates.
+	minBufferSize = 4 << 10
+	// keepBufferSize is the largest joined-data or last-event-ID buffer
+	// that Reset keeps.
+	keepBufferSize = 256 << 10
+	// idleBufferSize is the largest input buffer a Lexer keeps between
+	// events: a larger one, grown for reads of ReadSize or a large event,
+	// goes back to largeBuffers once every byte received is consumed.
+	idleBufferSize = 16 << 10
+	// slowGrowth is the buffer size past which the input buffer grows by
+	// half, not by doubling, so that the buffer for one large event ends
+	// at most 1.5 times its size.
+	slowGrowth = 1 << 20
+)
+
+// input holds the bytes written and not yet released. Invariants:
+//
+//	0 ≤ start ≤ cur ≤ len(buf)
+//	buf[:start] is released (consumed; kept only until the next Write so
+//	that the last Frame's views stay valid);
+//	buf[start:cur] is the pending event's complete lines (or the line-end
+//	byte of the previous line), retained for its views;
+//	buf[cur:] is the line being scanned, not yet complete;
+//	len(buf)-start ≤ max after a call to Next that returned false without
+//	error, unless a single Write brought more.
+//
+// Only Write, Fill, FillLine (through reserve), release and Reset change
+// buf; Next only moves start and cur.
+type input struct {
+	buf []byte
+	// small is the Lexer's own buffer, at most idleBufferSize, kept aside
+	// while buf is a large one; box carries a large buf to the pool.
+	small []byte
+	box   *bufBox
+	base  int64 // stream offset of buf[0]
+	start int
+	cur   int
+}
+
+// reserve makes room for n more bytes after len(buf). It drops the
+// released bytes when that copies no more than it frees, and otherwise
+// moves the retained bytes to a larger buffer: doubled up to 1 MiB, then
+// grown by half, never beyond the retained bytes plus n or max plus n,
+// whichever is larger. A large buffer (past idleBufferSize) comes from the
+// pool when it holds one that fits; the Lexer keeps its small one aside.
+// The last event ID is the Lexer's own copy (lastID): no view outlives the
+// move.
+func (lx *Lexer) reserve(n int) {
+	in := &lx.in
+	if cap(in.buf)-len(in.buf) >= n {
+		return
+	}
+	kept := len(in.buf) - in.start
+	need := kept + n
+	if size := cap(in.buf); need <= size && in.start >= kept {
+		copy(in.buf, in.buf[in.start:])
+		in.buf = in.buf[:kept]
+	} else {
+		if size < slowGrowth {
+			size = max(2*size, minBufferSize)
+		} else {
+			size += size / 2
+		}
+		most := max(need, lx.max+n)
+		size = min(max(size, need), most)
+		old := in.buf
+		if size <= idleBufferSize {
+			in.buf = make([]byte, 0, size)
+		} else {
+			b, box := takeBuffer(need, size, most)
+			if cap(old) <= idleBufferSize {
+				in.small = old[:0]
+			}
+			if box == nil {
+				box = in.box
+			}
+			in.buf, in.box = b, box
+		}
+		in.buf = append(in.buf, old[in.start:]...)
+	}
+	lx.shift(in.start)
+}
+
+// release hands a large input buffer to the pool, for a Lexer that holds
+// no byte in it (every byte received was consumed, or Reset discards
+// them), and goes back to the Lexer's small buffer. The last Frame's views
+// into it, already invalid, are cleared; its ID is the Lexer's own and
+// stays.
+func (lx *Lexer) release() {
+	in := &lx.in
+	if cap(in.buf) <= idleBufferSize {
+		return
+	}
+	lx.shift(len(in.buf))
+	box := in.box
+	if box == nil {
+		box = new(bufBox)
+	}
+	box.b = in.buf[:0]
+	largeBuffers.Put(box)
+	in.buf, in.box, in.small = in.small, nil, nil
+	// The views go, the frame's place stays: a caller may still ask how
+	// many frames came (Frame().Seq) after the buffer went back.
+	lx.frame = Frame{Offset: lx.frame.Offset, Seq: lx.frame.Seq, ID: lx.frame.ID}
+}
+
+// bufBox carries a large buffer in the pool (a pointer, so that putting it
+// there allocates nothing); it travels with the buffer, in input.box.
+type bufBox struct{ b []byte }
+
+// takeBuffer returns an empty large buffer with a capacity from need to
+// most (size if it allocates one) and its box (nil if it allocated): one
+// from the pool when it has one that fits. A pooled buffer too small is
+// dropped; one too large, put back.
+func takeBuffer(need, size, most int) ([]byte, *bufBox) {
+	if v := largeBuffers.Get(); v != nil {
+		box := v.(*bufBox)
+		if c := cap(box.b); c >= need && c <= most {
+			b := box.b[:0]
+			box.b = nil
+			return b, box
+		} else if c > most {
+			largeBuffers.Put(box)
+		}
+	}
+	return make([]byte, 0, size), nil
+}
+
+// shift subtracts d from every index into buf after buf[:d] was dropped.
+func (lx *Lexer) shift(d int) {
+	if d == 0 {
+		return
+	}
+	in := &lx.in
+	in.base += int64(d)
+	in.start -= d
+	in.cur -= d
+	lx.search.lfNext -= d
+	lx.search.crNext -= d
+	if lx.ev.active {
+		lx.ev.shift(d)
+	}
+}
+
+// keep returns b emptied, or nil when it grew past keepBufferSize, for
+// Reset.
+func keep(b []byte) []byte {
+	if cap(b) > keepBufferSize {
+		return nil
+	}
+	return b[:0]
+}
