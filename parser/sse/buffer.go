@@ -51,13 +51,13 @@ type input struct {
 // grown by half, never beyond the retained bytes plus n or max plus n,
 // whichever is larger. A large buffer (past idleBufferSize) comes from the
 // pool when it holds one that fits; the Lexer keeps its small one aside.
-// The last event ID is the Lexer's own copy (lastID): no view outlives the
-// move.
+// The last event ID, and the last Frame's ID, are copied out first.
 func (lx *Lexer) reserve(n int) {
 	in := &lx.in
 	if cap(in.buf)-len(in.buf) >= n {
 		return
 	}
+	lx.id.copyOut(in.buf, &lx.frame)
 	kept := len(in.buf) - in.start
 	need := kept + n
 	if size := cap(in.buf); need <= size && in.start >= kept {
@@ -91,14 +91,15 @@ func (lx *Lexer) reserve(n int) {
 
 // release hands a large input buffer to the pool, for a Lexer that holds
 // no byte in it (every byte received was consumed, or Reset discards
-// them), and goes back to the Lexer's small buffer. The last Frame's views
-// into it, already invalid, are cleared; its ID is the Lexer's own and
-// stays.
+// them), and goes back to the Lexer's small buffer. The last event ID,
+// and the last Frame's ID, are copied out first; the Frame's other views
+// into it, already invalid, are cleared.
 func (lx *Lexer) release() {
 	in := &lx.in
 	if cap(in.buf) <= idleBufferSize {
 		return
 	}
+	lx.id.copyOut(in.buf, &lx.frame)
 	lx.shift(len(in.buf))
 	box := in.box
 	if box == nil {

@@ -87,14 +87,12 @@
 // concerned starts, and InputOffset how far the input has been consumed.
 // Frame.Seq counts dispatched frames from 1.
 //
-// A Frame's Event and Data alias the Lexer's buffers and are valid only
-// until the next call to Write, Fill, FillLine, Next, Close or Reset (Next
-// or Reset on a Reader), like bufio.Scanner's Bytes. Frame.ID views the
-// Lexer's own copy of the last event ID, which outlives its input buffer:
-// it stays valid until Next returns another frame, or Reset; the slice
-// LastEventID returns, until the next call to Next or Reset.
-// [Frame.Clone] makes a copy that stays valid. Once its buffers have grown,
-// a Lexer or Reader allocates nothing per frame.
+// A Frame's slices, and LastEventID's, alias the Lexer's buffers and are
+// valid only until the next call to Write, Fill, FillLine, Next, Close or
+// Reset (Next or Reset on a Reader), like bufio.Scanner's Bytes; the
+// Lexer's own Frame keeps its ID valid longer, until the next frame (see
+// [Frame].ID). [Frame.Clone] makes a copy that stays valid. Once its
+// buffers have grown, a Lexer or Reader allocates nothing per frame.
 //
 // A Lexer or Reader must not be used from multiple goroutines at once;
 // distinct ones are independent.

@@ -1,8 +1,8 @@
 package sse
 
 // This file is the event's state: the pending event (the lines since the
-// last blank line), the field classifier, and the last event ID, which
-// outlives events and the input buffer.
+// last blank line), the last event ID with its copy-out (it outlives events
+// and moves of the input buffer), and the field classifier.
 
 import (
 	"bytes"
@@ -99,45 +99,82 @@ func (ev *event) idField(b []byte, v, e int, clean bool) {
 	ev.idFrom, ev.idTo, ev.idSet = v, e, true
 }
 
-// lastID is the stream's last event ID, in the Lexer's own memory, so that
-// it outlives any move of the input buffer: Frame.ID and LastEventID view
-// it, and only the dispatch of an event with an id changes it. mem holds
-// two slots, its halves; the ID is in slot cur, and the last Frame's ID
-// views slot shown. Invariants:
+// lastID is the stream's last event ID, with its copy-out: it is
+// buf[from:to] while inBuf (no copy per event), and own otherwise. Only the
+// dispatch of an event with an id changes it (set); before the input
+// buffer's bytes move or leave the Lexer (reserve, release), copyOut copies
+// it into own. It also says where the last Frame's ID lives (shown), so
+// that copyOut keeps that ID valid: it points the Frame's ID at a copy that
+// nothing overwrites until the next frame. Invariants:
 //
-//	id is mem[cur*h:][:len(id)] with h = cap(mem)/2, or nil before the
-//	first id (or in a copy for Close's dry run, in memory of its own);
-//	set never writes into slot shown, nor into memory it has let go
-//	(a Frame may still view it), so the last Frame's ID stays valid until
-//	Next returns another frame or Reset.
+//	inBuf: from ≤ to ≤ start (the id line belongs to a dispatched event);
+//	shown is showBuf only while the Frame's ID views buf (then, when
+//	same, it is buf[from:to] with inBuf); showOwn while it views own,
+//	which copyOut rewrites only after moving it to kept; showKept while
+//	it views kept, which only copyOut writes, and only when shown is not
+//	showKept.
 type lastID struct {
-	id    []byte
-	mem   []byte
-	cur   uint8
-	shown uint8
+	from, to int
+	inBuf    bool
+	own      []byte
+	shown    idHome
+	same     bool // the Frame's ID is the last event ID
+	kept     []byte
 }
 
-// set makes v the last event ID: a copy in the slot the last Frame does
-// not view, in new memory when v is larger than a slot.
-func (l *lastID) set(v []byte) {
-	if l.cur == l.shown {
-		l.cur ^= 1
-	}
-	h := cap(l.mem) / 2
-	if len(v) > h {
-		h = max(len(v), 4)
-		l.mem = make([]byte, 2*h)
-	}
-	o := int(l.cur) * h
-	l.id = l.mem[o : o+copy(l.mem[o:o+h], v)]
+// idHome is where the last Frame's ID lives.
+type idHome uint8
+
+const (
+	showNone idHome = iota
+	showBuf
+	showOwn
+	showKept
+)
+
+// set makes buf[from:to] the last event ID.
+func (l *lastID) set(from, to int) {
+	l.from, l.to, l.inBuf, l.same = from, to, true, false
 }
 
-// show returns the last event ID for the frame being built, whose slot set
-// leaves alone from then on.
-func (l *lastID) show() []byte {
-	l.shown = l.cur
-	return l.id[:len(l.id):len(l.id)]
+// get returns the last event ID; a view of buf while inBuf.
+func (l *lastID) get(buf []byte) []byte {
+	if l.inBuf {
+		return buf[l.from:l.to:l.to]
+	}
+	return l.own
 }
+
+// show returns the last event ID as the ID of the frame being built.
+func (l *lastID) show(buf []byte) []byte {
+	l.shown, l.same = showOwn, true
+	if l.inBuf {
+		l.shown = showBuf
+	}
+	return l.get(buf)
+}
+
+// copyOut copies what of the last event ID and of f's ID (the last Frame)
+// still views buf into the Lexer's own memory, and points f.ID at its
+// copy, before buf's bytes move or leave the Lexer.
+func (l *lastID) copyOut(buf []byte, f *Frame) {
+	if l.shown == showBuf && !l.same || l.shown == showOwn && l.inBuf {
+		// f's ID is not the last event ID, or own is about to change.
+		l.kept = append(l.kept[:0], f.ID...)
+		f.ID, l.shown = l.kept[:len(l.kept):len(l.kept)], showKept
+	}
+	if l.inBuf {
+		l.own = append(l.own[:0], buf[l.from:l.to]...)
+		l.inBuf = false
+		if l.shown == showBuf {
+			f.ID, l.shown = l.own[:len(l.own):len(l.own)], showOwn
+		}
+	}
+}
+
+// reset empties l for a new stream, keeping its memory unless it grew past
+// keepBufferSize.
+func (l *lastID) reset() { *l = lastID{own: keep(l.own), kept: keep(l.kept)} }
 
 // fieldKind is the field a line sets.
 type fieldKind uint8

@@ -17,7 +17,7 @@ func DrainBufferPools() {
 
 // HeldBytes returns the capacity of every buffer the Lexer holds.
 func (lx *Lexer) HeldBytes() int {
-	return cap(lx.in.buf) + cap(lx.in.small) + cap(lx.ev.data) + cap(lx.id.mem)
+	return cap(lx.in.buf) + cap(lx.in.small) + cap(lx.ev.data) + cap(lx.id.own) + cap(lx.id.kept)
 }
 
 // Searched returns, as stream offsets, the start of the line being

@@ -2,10 +2,11 @@ package sse
 
 // Frame is one dispatched Server-Sent Events event.
 //
-// The byte slices are views: Event and Data alias the lexer's buffer and are
-// valid only until the next call to Write, Fill, FillLine, Next, Close or
-// Reset on the object that produced the Frame; ID lives longer (see ID).
-// They must not be modified. Use [Frame.Clone] to retain a Frame.
+// The byte slices are views: they alias the lexer's buffers and are valid
+// only until the next call to Write, Fill, FillLine, Next, Close or Reset on
+// the object that produced the Frame; ID read through the *Frame lives
+// longer (see ID). They must not be modified. Use [Frame.Clone] to retain a
+// Frame.
 type Frame struct {
 	// Offset is the 0-based byte offset in the stream (counting every byte
 	// received, a byte order mark included) of the first byte of the first
@@ -24,11 +25,13 @@ type Frame struct {
 	Data []byte
 	// ID is the last event ID in force when the frame was dispatched (it
 	// persists across frames until an "id" field changes it); empty when no
-	// id was ever set or it was reset. It views the lexer's own copy of
-	// the ID, not its input buffer: it stays valid across Write, Fill,
-	// FillLine, Close and the calls to Next that return no frame, until
-	// Next returns another frame or Reset (Resume) is called, so that a
-	// caller may keep the ID of the last frame without a copy.
+	// id was ever set or it was reset. In the Frame a Lexer or Reader
+	// returns, ID stays valid across Write, Fill, FillLine, Close and the
+	// calls to Next that return no frame, until Next returns another frame
+	// or Reset (Resume) is called: when the lexer moves or gives up the
+	// bytes it views, it points ID at a copy of its own first. So a caller
+	// may keep the *Frame, and read its ID, until the next frame without a
+	// copy; a copy of the slice itself is valid only as the other views are.
 	ID []byte
 	// Retry is the reconnection time in milliseconds from the most recent
 	// valid "retry" field of this frame; meaningful only when HasRetry.

@@ -68,7 +68,7 @@ type Lexer struct {
 	search lineSearch // how far the search for the current line's end got
 	ev     event      // the pending event: its lines since the last blank line
 	skip   skipping   // the oversized event or comment line being skipped
-	id     lastID     // the last event ID, the Lexer's own copy
+	id     lastID     // the last event ID, and where the Frame's ID lives
 	retry  retry      // the stream's reconnection time
 
 	seq     int64   // frames dispatched since the start or Reset
@@ -135,7 +135,8 @@ func (lx *Lexer) init(opts *Options) {
 // lines since the last Write (call Next until it returns false with a nil
 // Err, then write again); nothing is written then.
 //
-// Write invalidates the views of the last Frame, except its ID.
+// Write invalidates the views of the last Frame, but not the ID the Frame
+// holds (see [Frame].ID).
 func (lx *Lexer) Write(p []byte) (int, error) {
 	if err := lx.writable(); err != nil {
 		return 0, err
@@ -174,7 +175,7 @@ func (lx *Lexer) writable() error {
 // outside what it was given (nothing is then added); and, reading nothing,
 // the errors of Write under the same conditions.
 //
-// Fill invalidates the views of the last Frame, except its ID.
+// Fill invalidates the views of the last Frame, as Write does.
 func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 	return lx.fill(r, size, false)
 }
@@ -192,7 +193,7 @@ func (lx *Lexer) Fill(r io.Reader, size int) (int, error) {
 // bytes of the reads before it, which are kept. The bytes it searched for
 // a line end are not searched again by Next.
 //
-// FillLine invalidates the views of the last Frame, except its ID.
+// FillLine invalidates the views of the last Frame, as Write does.
 func (lx *Lexer) FillLine(r io.Reader, size int) (int, error) {
 	return lx.fill(r, size, true)
 }
@@ -262,7 +263,24 @@ func (lx *Lexer) Next() bool {
 		case lx.in.buf[ls] == ':':
 			lx.comment(ls, e)
 		default:
-			lx.field(ls, e, clean)
+			// A field line. The cheap case inline: "data:" and "id:",
+			// which every A2A event has, known by their first word.
+			b, ev := lx.in.buf, &lx.ev
+			if !ev.active {
+				ev.active, ev.start = true, ls
+			}
+			f, v := fieldUnknown, 0
+			if ls+8 <= len(b) {
+				f, v = knownField(word(b[ls:]))
+			}
+			switch f {
+			case fieldData:
+				ev.addData(b, ls+v, e)
+			case fieldID:
+				ev.idField(b, ls+v, e, clean)
+			default:
+				lx.field(ls, e, clean)
+			}
 			// The blank line that ends most events, known by its first
 			// byte (blankLine, scanLine's cheap case).
 			if !lx.blankLine(limit) {
@@ -335,26 +353,14 @@ func (lx *Lexer) comment(ls, e int) {
 	}
 }
 
-// field processes the field line buf[ls:e] (neither blank nor a comment),
-// which starts the pending event if none is; clean reports that the line
-// is known to hold no NUL. The cheap case comes first: the lines every A2A
-// event has, "data:" and "id:", known by their first word.
+// field processes a field line of the pending event, buf[ls:e], that
+// knownField did not recognise: its name is what comes before its first
+// colon (fieldOf); clean reports that the line is known to hold no NUL.
 func (lx *Lexer) field(ls, e int, clean bool) {
 	b, ev := lx.in.buf, &lx.ev
-	if !ev.active {
-		ev.active = true
-		ev.start = ls
-	}
-	f, v := fieldUnknown, 0
-	if ls+8 <= len(b) {
-		f, v = knownField(word(b[ls:]))
-	}
-	if f == fieldUnknown {
-		line := b[ls:e]
-		f, v = fieldOf(line)
-		v = valueAt(line, v)
-	}
-	v += ls
+	line := b[ls:e]
+	f, v := fieldOf(line)
+	v = ls + valueAt(line, v)
 	switch f {
 	case fieldData:
 		ev.addData(b, v, e)
@@ -379,7 +385,7 @@ func (lx *Lexer) dispatch() bool {
 		return false
 	}
 	if ev.idSet {
-		lx.id.set(lx.in.buf[ev.idFrom:ev.idTo])
+		lx.id.set(ev.idFrom, ev.idTo)
 	}
 	if ev.retry.ok {
 		lx.retry = ev.retry
@@ -399,7 +405,7 @@ func (lx *Lexer) dispatch() bool {
 		f.Event = lx.message[:]
 	}
 	f.Data = ev.dataView(b)
-	f.ID = lx.id.show()
+	f.ID = lx.id.show(b)
 	f.Retry, f.HasRetry = ev.retry.ms, ev.retry.ok
 	ev.clear()
 	return true
@@ -422,8 +428,9 @@ func (lx *Lexer) outOfLines(limit int) bool {
 // Frame returns the frame that the last call to Next that returned true
 // advanced to. The Frame is the Lexer's own and its slices alias the
 // Lexer's buffers: they are valid only until the next call to Write, Next,
-// Close or Reset and must not be modified, except ID, which stays valid
-// longer (see [Frame].ID). Use [Frame.Clone] to retain it.
+// Close or Reset and must not be modified; the Lexer keeps the Frame's ID
+// valid until the next frame (see [Frame].ID). Use [Frame.Clone] to retain
+// it.
 // It is a pointer because copying the frame just written took about a
 // tenth of the time of lexing and decoding a token delta.
 func (lx *Lexer) Frame() *Frame { return &lx.frame }
@@ -452,11 +459,11 @@ func (lx *Lexer) Close() error {
 	}
 	// Complete lines are still buffered: run the scanner to the end on a
 	// copy of the state, then restore it so that Next delivers the frames.
-	// Next never writes into buf; it writes into the joined data and the
-	// last event ID, which the run gets copies of.
+	// Next never writes into buf, nor copies the last event ID out (that
+	// is reserve's and release's, which a closed Lexer does not call); it
+	// writes into the joined data, which the run gets a copy of.
 	saved := *lx
 	lx.ev.data = bytes.Clone(lx.ev.data)
-	lx.id = lastID{id: bytes.Clone(lx.id.id)}
 	lx.onComment = nil
 	for lx.Next() || !lx.fatal {
 	}
@@ -478,12 +485,13 @@ func (lx *Lexer) Err() error { return lx.err }
 // buffers are kept unless they grew beyond 256 KiB.
 func (lx *Lexer) Reset() {
 	lx.release()
+	lx.id.reset()
 	*lx = Lexer{
+		id:        lx.id,
 		max:       lx.max,
 		onComment: lx.onComment,
 		in:        input{buf: lx.in.buf[:0]},
 		ev:        event{data: keep(lx.ev.data)},
-		id:        lastID{mem: keep(lx.id.mem)},
 	}
 }
 
@@ -505,10 +513,11 @@ func (lx *Lexer) Resume() {
 // which is what a client sends as Last-Event-ID when it reconnects. It is
 // empty when no id was set or an empty id reset it, and it ignores an event
 // the stream cut before its blank line. It may be called at any time. The
-// slice is the Lexer's own copy, not a view of its input: it stays valid
-// across Write, Fill, FillLine and Close, until the next call to Next or
-// Reset; it must not be modified.
-func (lx *Lexer) LastEventID() []byte { return lx.id.id }
+// slice aliases the Lexer's buffers and is valid only until the next call
+// to Write, Fill, FillLine, Next, Close or Reset; it must not be modified.
+// The Lexer keeps the ID itself across those calls (call LastEventID
+// again), and the ID of the last Frame (see [Frame].ID).
+func (lx *Lexer) LastEventID() []byte { return lx.id.get(lx.in.buf) }
 
 // Retry returns the stream's reconnection time in milliseconds from the
 // most recent valid "retry" field of an event that a blank line ended,

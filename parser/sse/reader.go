@@ -107,8 +107,8 @@ func (r *Reader) fill() {
 // Frame returns the frame that the last call to Next that returned true
 // advanced to. The Frame is the Reader's own and its slices alias the
 // Reader's buffers: they are valid only until the next call to Next or
-// Reset (ID: until Next returns another frame, see [Frame].ID) and must
-// not be modified. Use [Frame.Clone] to retain it.
+// Reset (its ID: until Next returns another frame, see [Frame].ID) and
+// must not be modified. Use [Frame.Clone] to retain it.
 func (r *Reader) Frame() *Frame { return &r.lx.frame }
 
 // Err returns the error that stopped the last call to Next, or nil at the

@@ -109,15 +109,24 @@ func (lx *Lexer) scanLine() (ls, e int, clean, ok bool) {
 }
 
 // blankLine is scanLine's cheap case after a field line, as the last line
-// of most events is: it reports whether a blank line ended by LF starts at
-// cur, within limit (see lineLimit), and if so moves cur past it.
+// of most events is: it reports whether a blank line starts at cur, within
+// limit (see lineLimit), and if so moves cur past it. A blank line last in
+// buf is left to scanLine (after a CR, an LF may follow).
 func (lx *Lexer) blankLine(limit int) bool {
-	in := &lx.in
-	if c := in.cur; c < len(in.buf) && c <= limit && in.buf[c] == '\n' {
-		in.cur = c + 1
-		return true
+	b, c := lx.in.buf, lx.in.cur
+	if c+1 >= len(b) || c > limit {
+		return false
 	}
-	return false
+	next := c + 1
+	if b[c] == '\r' {
+		if b[next] == '\n' {
+			next++
+		}
+	} else if b[c] != '\n' {
+		return false
+	}
+	lx.in.cur = next
+	return true
 }
 
 // endLine ends the line at e, its LF or CR, or len(buf) when none has
