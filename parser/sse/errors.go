@@ -50,13 +50,16 @@ type SyntaxError struct {
 	Err error
 }
 
+// prefix begins the text of every error of the package.
+const prefix = "sse: "
+
 // Error formats the error with every position that is known, "after" the
 // frame since Seq is the last frame dispatched before it:
 //
 //	sse: after frame 3 (id "ev-7") at byte 1024, 312 bytes: unexpected EOF
 func (e *SyntaxError) Error() string {
 	b := make([]byte, 0, 96)
-	b = append(b, "sse: "...)
+	b = append(b, prefix...)
 	if e.Seq > 0 {
 		b = append(b, "after "...)
 	}
@@ -64,11 +67,20 @@ func (e *SyntaxError) Error() string {
 	if e.Size > 0 {
 		b = append(b, ", "...)
 		b = strconv.AppendInt(b, e.Size, 10)
-		b = append(b, " bytes"...)
+		b = append(b, " byte"...)
+		if e.Size != 1 {
+			b = append(b, 's')
+		}
 	}
 	b = append(b, ": "...)
 	if e.Err != nil {
-		b = append(b, e.Err.Error()...)
+		// The package is named once: "sse: at byte 9: event exceeds
+		// MaxEventSize", not "…: sse: event exceeds MaxEventSize".
+		msg := e.Err.Error()
+		if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
+			msg = msg[len(prefix):]
+		}
+		b = append(b, msg...)
 	} else {
 		b = append(b, "syntax error"...)
 	}

@@ -81,7 +81,7 @@ func ExampleReader_Next() {
 	}
 	// Output:
 	// small
-	// sse: after frame 1 at byte 13, 65 bytes: sse: event exceeds MaxEventSize
+	// sse: after frame 1 at byte 13, 65 bytes: event exceeds MaxEventSize
 	// after
 }
 
