@@ -129,6 +129,7 @@ func Impls() []Impl {
 		{Key: "ours-lexer", Core: true, Name: "a2astream lexer", Level: LevelSSE, Ours: true, Note: "sse.Reader", Run: runLexer},
 		{Key: "ours-decoder", Core: true, Name: "a2astream lexer+decoder", Level: LevelDecode, Ours: true, Note: "sse.Reader + parser.Decoder", Run: runLexerDecoder},
 		{Key: "ours-pipeline", Core: true, Name: "a2astream pipeline", Level: LevelPipeline, Ours: true, Note: "reconstruct.Read to a Result", Run: runPipeline},
+		{Key: "ours-stream", Core: true, Name: "a2astream stream", Level: LevelPipeline, Ours: true, Note: "a reused reconstruct.Stream fed by Write, its updates read", Run: runStream(new(reconstruct.Stream))},
 		{Key: "gosse", Core: true, Rescans: true, Name: "go-sse", Level: LevelSSE, Note: "sse.Read, MaxEventSize 32 MiB", Run: runGoSSE(bigLimit)},
 		{Key: "gosse-default", Rescans: true, Name: "go-sse (default limit)", Level: LevelSSE, Note: "sse.Read, default 64 KB MaxEventSize", Run: runGoSSE(0)},
 		{Key: "r3labs", Rescans: true, Name: "r3labs/sse/v2", Level: LevelSSE, Note: "Client.SubscribeRaw over an in-memory transport, buffer 32 MiB", Run: runR3(bigLimit)},
@@ -211,6 +212,51 @@ func runPipeline(r io.Reader, _ *Corpus, s *Sink) error {
 		}
 	}
 	return err
+}
+
+// runStream returns the Run of a reconstruct.Stream fed by Write, as a
+// network loop or a JavaScript ReadableStream drives it: s is reset for each
+// stream, each read is written to it, and its updates are read after each
+// write (the bytes of the text updates counted).
+func runStream(s *reconstruct.Stream) func(io.Reader, *Corpus, *Sink) error {
+	buf := make([]byte, 32<<10)
+	return func(r io.Reader, _ *Corpus, sk *Sink) error {
+		s.Reset(nil)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				if _, werr := s.Write(buf[:n]); werr != nil {
+					return werr
+				}
+				streamUpdates(s, sk)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				s.CloseWithError(err)
+				break
+			}
+		}
+		s.Close()
+		streamUpdates(s, sk)
+		res := s.Result()
+		sk.State = res.State.String()
+		if res.Answer != nil {
+			sk.Events = len(res.Artifacts)
+			if sk.Record {
+				sk.Answer = string(res.Answer.Text())
+			}
+		}
+		return res.Err
+	}
+}
+
+// streamUpdates reads the updates pending in s, counting their text.
+func streamUpdates(s *reconstruct.Stream, sk *Sink) {
+	for s.Next() {
+		sk.Bytes += len(s.Update().Text)
+	}
 }
 
 func runGoSSE(limit int) func(io.Reader, *Corpus, *Sink) error {

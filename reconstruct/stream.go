@@ -42,6 +42,13 @@ type Stream struct {
 	// route: the next one, when the decoder reports it in the same
 	// envelope (Decoder.SameEnvelope), can take Reducer.repeat.
 	repeatable bool
+	// lines reports that the lexer may have a line to process: a line
+	// end (LF or CR) was written since its Next last ran out of input, or
+	// a write was too long to look through (see mayEndLine). Until one
+	// is, no event can be complete and Next leaves the lexer alone
+	// (waiting), unless the bytes buffered pass MaxEventSize (lx.Next then
+	// reports the oversized event) or the input was closed.
+	lines bool
 	// sn keeps the input's start, to tell input that is not an event
 	// stream; seen tells that an earlier connection had a frame.
 	sn   sniffer
@@ -81,7 +88,7 @@ func (s *Stream) Reset(opts *Options) {
 	s.dec.Reset()
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.closed, s.readErr = nil, 0, nil, false, nil
-	s.repeatable = false
+	s.repeatable, s.lines = false, false
 	s.sn, s.seen = sniffer{}, false
 }
 
@@ -104,7 +111,29 @@ func (s *Stream) Write(p []byte) (int, error) {
 	// The lexer may move or overwrite its buffer, where the last event id
 	// may be.
 	s.red.ownID()
+	s.lines = s.lines || mayEndLine(p)
 	return s.lx.Write(p)
+}
+
+// shortWrite is the longest write that Stream.Write looks through for a
+// line end; a longer one is taken as holding one (the lexer's Next finds
+// out). A network read of a token stream holds a line end nearly always,
+// and looking through a long write would search its bytes once more.
+const shortWrite = 16
+
+// mayEndLine reports whether p may hold a line end: a write of up to
+// shortWrite bytes that holds no LF and no CR completes no line, and so
+// no event (the rule of sse.Lexer.FillLine).
+func mayEndLine(p []byte) bool {
+	if len(p) > shortWrite {
+		return true
+	}
+	for _, c := range p {
+		if c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
 }
 
 // Next advances to the next update and reports whether there is one; it
@@ -117,6 +146,9 @@ func (s *Stream) Next() bool {
 		return true
 	}
 	s.batch, s.next, s.cur = s.batch[:0], 0, nil
+	if s.waiting() {
+		return false
+	}
 	for {
 		if s.red.closed() {
 			return false
@@ -168,7 +200,25 @@ func (s *Stream) read() bool {
 		s.repeatable = s.red.extended()
 		return true
 	}
+	s.lines = false
 	return false
+}
+
+// waiting reports that Next has nothing to hand out until more input is
+// written: no line end was written since the lexer last ran out of input
+// (s.lines), the bytes buffered are within MaxEventSize, and the input is
+// not closed. The lexer and the Reducer are then left alone: an error of
+// either was handled when the lexer last ran out (read, then end).
+func (s *Stream) waiting() bool {
+	return !s.lines && !s.closed && s.lx.Buffered() <= s.eventLimit()
+}
+
+// eventLimit returns the MaxEventSize the lexer applies.
+func (s *Stream) eventLimit() int {
+	if s.maxEvent > 0 {
+		return s.maxEvent
+	}
+	return sse.DefaultMaxEventSize
 }
 
 // end handles the lexer's stop short of a frame, and reports whether it
@@ -262,6 +312,7 @@ func (s *Stream) Resume() error {
 	s.lx.Resume() // offsets continue the old connection's
 	s.dec.Reset()
 	s.batch, s.next, s.cur, s.repeatable = nil, 0, nil, false
+	s.lines = true
 	return nil
 }
 
@@ -324,6 +375,7 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 		} else {
 			n, err = s.lx.FillLine(r, sse.ReadSize)
 		}
+		s.lines = s.lines || n > 0
 		if n > 0 && !s.drain(each) {
 			return false
 		}

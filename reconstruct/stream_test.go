@@ -3,6 +3,7 @@ package reconstruct_test
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
@@ -266,5 +268,36 @@ func TestCloseAfterError(t *testing.T) {
 			assert.ErrorIs(t, err, tt.err, "%s + %q", tt.name, tail)
 			assert.Equal(t, 1, r.dones, "%s + %q", tt.name, tail)
 		}
+	}
+}
+
+// An event that passes MaxEventSize ends the run as soon as the bytes
+// written pass the limit, before any line end comes, however the input is
+// cut into writes: a Stream that leaves the lexer alone until a line end
+// is written (no event can complete before one) still runs it then, and
+// Write never fails with sse.ErrBufferFull.
+func TestOversizedBeforeLineEnd(t *testing.T) {
+	head := sseStream("i", task("TASK_STATE_WORKING"))
+	in := []byte(head + "data: " + strings.Repeat("x", 400))
+	for _, size := range []int{1, 7, 16, 17, 4096} {
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			s := reconstruct.NewStream(&reconstruct.Options{MaxEventSize: 256})
+			var done *reconstruct.Update
+			written := 0
+			for p := in; len(p) > 0 && done == nil; {
+				k := min(size, len(p))
+				_, err := s.Write(p[:k])
+				require.NoError(t, err)
+				p, written = p[k:], written+k
+				for s.Next() {
+					if u := *s.Update(); u.Kind == reconstruct.UpdateDone {
+						done = &u
+					}
+				}
+			}
+			require.NotNil(t, done, "the run ends before the input does")
+			require.ErrorIs(t, done.Err, sse.ErrEventTooLarge)
+			assert.LessOrEqual(t, written, len(head)+256+size, "it ends at the write that passes the limit")
+		})
 	}
 }
