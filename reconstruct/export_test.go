@@ -19,6 +19,9 @@ func Repeatable(s *Stream) bool { return s.repeatable }
 // GrowText is growText: the room a text extended by deltas gets.
 var GrowText = growText
 
+// PieceMax is pieceMax: a text longer than that is kept in pieces.
+const PieceMax = pieceMax
+
 // Native is native: false in the WebAssembly build, which keeps a text in
 // one buffer rather than in pieces.
 const Native = native
@@ -36,6 +39,6 @@ func ExtendInPieces(text []byte, deltas [][]byte) (joined []byte, n int, ends []
 		ends = append(ends, in.before(a)+end)
 	}
 	n = len(in.done) + 1
-	in.join()
+	in.join(0)
 	return a.Parts[0].Text, n, ends
 }

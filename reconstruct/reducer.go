@@ -16,8 +16,10 @@ package reconstruct
 // part. What the live updates hand out when a text changes otherwise (a
 // replace, a replay from the artifact's start after a resubscription, an
 // append that rewrites bytes handed out) is decided by one rule, follows,
-// which show (through catchUp), replaceParts and appendParts call; Read's
-// route through pieces hands nothing out and keeps nothing to compare.
+// which show (through catchUp), replaceParts and appendParts call. A text
+// that grows past pieceMax on the delta route is kept in pieces, whoever
+// drives the Reducer (Read, a Stream, Apply), and joined once before
+// anything else reads it (see pieces).
 
 import (
 	"bytes"
@@ -165,11 +167,11 @@ type Reducer struct {
 	// Stream hands the next delta of the same envelope to repeat.
 	delta *Artifact
 	// mute drops the UpdateText updates (a.shown still moves): Read sets
-	// it, as nothing reads them. Nothing then reads a text until its
-	// artifact takes another event or the run ends, so the delta route
-	// keeps a growing text in pieces, joined before anything else reads
-	// it.
-	mute   bool
+	// it, as nothing reads them.
+	mute bool
+	// pieces holds the text that the delta route keeps in pieces, joined
+	// before anything else reads it (Result, applyArtifact, Finish,
+	// Reset).
 	pieces pieces
 }
 
@@ -184,7 +186,7 @@ func NewReducer(opts *Options) *Reducer {
 // Reset forgets the run so that the Reducer can rebuild another, with the
 // given options (nil for the defaults).
 func (r *Reducer) Reset(opts *Options) {
-	r.pieces.join()
+	r.pieces.join(0)
 	*r = Reducer{
 		opts:     opts.withDefaults(),
 		res:      new(Result),
@@ -235,9 +237,17 @@ func (r *Reducer) add(a *Artifact) {
 // the Reducer: once Finish has run, it holds only its ids, texts, parts,
 // metadata and diagnostics (Finish gives back the room its texts grew
 // into), so that keeping it keeps nothing else alive; Reset starts a new
-// Result and leaves this one as it was.
+// Result and leaves this one as it was. Called while a text longer than
+// 64 KiB streams, it joins the pieces that text is kept in (a copy of it,
+// with a quarter of its length as room to grow).
 func (r *Reducer) Result() *Result {
-	r.pieces.join()
+	if a := r.pieces.of; a != nil {
+		// Read while it streams: the text gets a quarter of its length
+		// as room, to grow by deltas in one buffer, so that a caller who
+		// reads the Result after each event copies the text each time it
+		// grows by a quarter, not after each event.
+		r.pieces.join(min((r.pieces.n+len(a.Parts[a.textAt].Text))/4, r.room(a.size, r.held)))
+	}
 	r.syncLastID()
 	return r.res
 }
@@ -541,20 +551,16 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 	if !r.fits(f, grow, r.held+len(delta)) {
 		return
 	}
+	// A text catching up with the text handed out (r.past) is compared
+	// with it as one buffer: it grows so until it has caught up.
 	var in *pieces
-	if r.mute {
+	if r.past.of != a {
 		in = &r.pieces
 	}
 	text, end := a.extendText(delta, r.room(grow, r.held+len(delta)), in)
 	r.held += grow - a.size
 	a.size = grow
-	if r.pieces.of == a {
-		// The text is in pieces, text the last one (r.mute): nothing is
-		// handed out, only shown moves, over the whole text.
-		a.shown = max(a.shown, r.pieces.n+end)
-	} else {
-		r.show(a, seqOf(f), text, end, false)
-	}
+	r.show(a, seqOf(f), text, r.pieces.before(a), end, false)
 	r.delta = a
 }
 
@@ -635,7 +641,7 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 		a = r.find(in.ArtifactID)
 	}
 	if a != nil && a == r.pieces.of {
-		r.pieces.join()
+		r.pieces.join(0)
 	}
 	switch {
 	case a == nil:
@@ -766,12 +772,14 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 // live text (liveText) and the length of its whole characters
 // (utf8buf.AppendComplete).
 //
-// With in, when nothing reads the text before in is joined (Reducer.mute),
-// a text part that is a's only one and has no room for delta goes on in a
-// new piece (pieces.add): live is then that piece, and end counts in it.
+// With in (the delta route), a text part that is a's only one, has no
+// room for delta and would grow past pieceMax goes on in a new piece
+// (pieces.add), as does one already in pieces: live is then that piece,
+// and end counts in it. A shorter text grows in one buffer (growText).
 func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
-	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) {
+	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
+		(in.of == a || len(p.Text)+len(delta) > pieceMax) {
 		return in.add(a, delta, room)
 	}
 	p.Text, end = appendComplete(p.Text, delta, room)
@@ -784,21 +792,21 @@ func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, 
 
 // pieces is the text of one artifact kept in pieces: the pieces before
 // the last, done, of n bytes in all, and the last, the Text of the
-// artifact's one text part. A text built for a Result that nothing reads
-// before the run ends (Read) grows so, rather than as one buffer
-// (appendComplete): pieces filled and never copied add up to the text and
-// the unused end of the last one, and join copies them once, into a buffer
-// of the text's size, so the text allocates twice its size. One buffer has
-// to be copied as it grows: its buffers add up to 2 to 4 times the text,
-// trimmed (growText).
+// artifact's one text part, which the live updates hand out of. A text
+// that the delta route grows past pieceMax grows so, rather than as one
+// buffer (appendComplete): pieces never copied add up to the text and the
+// unused room of the pieces, and join copies them once, into a buffer of
+// the text's size that the Result then keeps as it is, so the text
+// allocates about twice its size. One buffer has to be copied as it grows:
+// its buffers add up to 2 to 4 times the text, plus its trim (growText).
 type pieces struct {
 	of   *Artifact // the artifact whose text is in pieces; nil when none
 	done [][]byte
 	n    int
 }
 
-// pieceMax is the size of the pieces a text kept in pieces grows by once
-// it holds that much (a delta larger than that gets a piece of its size).
+// pieceMax is the length past which a text the delta route extends goes
+// into pieces, and the size of the pieces it then grows by.
 const pieceMax = 64 << 10
 
 // before returns the length of a's text before its last piece.
@@ -809,44 +817,56 @@ func (in *pieces) before(a *Artifact) int {
 	return in.n
 }
 
-// add appends delta to a's one text part p, full, as a text in pieces (a
-// text that another artifact had in pieces is joined first). The piece
-// p.Text is filled with the start of delta and set aside but for its
-// incomplete last character, which starts a new piece that gets the rest
-// of delta. The pieces are as large as the text before them, from
-// minTextCap up to pieceMax, or as the rest of delta, within room.
+// add appends delta to a's one text part p, without room for it, as a
+// text in pieces (a text that another artifact had in pieces is joined
+// first). The piece p.Text is set aside but for its incomplete last
+// character, which starts a new piece that gets delta: the whole
+// characters delta completes are then in one piece, for an update to hand
+// out. The pieces are as large as the text before them, from minTextCap up
+// to pieceMax, within room, and hold the deltas that fit in them; a delta
+// over pieceMax/16 gets a piece of its size, so that the room a piece is
+// set aside with stays under a sixteenth of it.
 //
 // The bytes are those appendComplete would give: utf8buf.AppendComplete
 // gives the same text for any split of its input, and rewrites only bytes
 // past the text's complete prefix, which move to the new piece with it.
 func (in *pieces) add(a *Artifact, delta []byte, room int) (live []byte, end int) {
 	if in.of != a {
-		in.join()
+		in.join(0)
 		in.of = a
 	}
 	p := &a.Parts[a.textAt]
 	text := p.Text
-	if k := cap(text) - len(text); k > 0 {
-		text, _ = utf8buf.AppendComplete(text, delta[:k])
-		delta = delta[k:]
-	}
 	cp := utf8buf.CompletePrefix(text)
 	need := len(text) - cp + len(delta)
-	c := max(min(max(in.n+cp, minTextCap), pieceMax, need+room), need)
+	c := need
+	if need <= pieceMax/16 {
+		c = max(min(max(in.n+cp, minTextCap), pieceMax, need+room), need)
+	}
 	in.done = append(in.done, text[:cp:cp])
 	in.n += cp
 	p.Text, end = utf8buf.AppendComplete(append(make([]byte, 0, c), text[cp:]...), delta)
 	return p.Text, end
 }
 
-// join makes the text in pieces, if any, one buffer of its size again:
-// before anything but the delta route reads it.
-func (in *pieces) join() {
+// join makes the text in pieces, if any, one buffer again, before anything
+// but the delta route reads it: of the text's size, with room for spare
+// more bytes (a text read while it streams).
+func (in *pieces) join(spare int) {
 	if !native || in.of == nil {
 		return
 	}
 	p := &in.of.Parts[in.of.textAt]
-	p.Text = bytes.Join(append(in.done, p.Text), nil)
+	if spare > 0 {
+		text := make([]byte, 0, in.n+len(p.Text)+spare)
+		for _, b := range in.done {
+			text = append(text, b...)
+		}
+		p.Text = append(text, p.Text...)
+	} else {
+		in.done = append(in.done, p.Text)
+		p.Text = bytes.Join(in.done, nil)
+	}
 	clear(in.done)
 	*in = pieces{done: in.done[:0]}
 }
@@ -1056,18 +1076,22 @@ func (r *Reducer) emitText(a *Artifact, seq int64, sealing bool) {
 	if !sealing {
 		end = utf8buf.CompletePrefix(text)
 	}
-	r.show(a, seq, text, end, sealing)
+	r.show(a, seq, text, 0, end, sealing)
 }
 
-// show hands out text[a.shown:end], where text is a's live text, in an
-// UpdateText when end is past a.shown; a.shown moves to end even when
-// r.mute drops the update. final says that a is being sealed. While a's
-// text catches up with the text handed out (r.past), catchUp decides.
-func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int, final bool) {
+// show hands out the bytes of a's live text from a.shown to at+end in an
+// UpdateText, when at+end is past a.shown, where text holds the live text
+// from byte at: at is 0, or, for a text in pieces (see pieces), the length
+// of the pieces before text, the last one, which a.shown never falls short
+// of. a.shown moves to at+end even when r.mute drops the update. final
+// says that a is being sealed. While a's text catches up with the text
+// handed out (r.past), which it does as one buffer (at is 0), catchUp
+// decides.
+func (r *Reducer) show(a *Artifact, seq int64, text []byte, at, end int, final bool) {
 	if r.past.of == a && !r.catchUp(a, seq, text, end, final) {
 		return
 	}
-	if end <= a.shown {
+	if at+end <= a.shown {
 		return
 	}
 	if !r.mute {
@@ -1080,10 +1104,10 @@ func (r *Reducer) show(a *Artifact, seq int64, text []byte, end int, final bool)
 			r.updates = r.updates[:n+1]
 		}
 		u := &r.updates[n]
-		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seq, a, text[a.shown:end]
+		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seq, a, text[a.shown-at:end]
 		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
 	}
-	a.shown = end
+	a.shown = at + end
 }
 
 // seal closes a on its last chunk: its texts give back their room (trim),
@@ -1152,7 +1176,7 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 	if r.finished {
 		return r.err
 	}
-	r.pieces.join()
+	r.pieces.join(0)
 	if r.err != nil {
 		r.trim()
 		r.finished = true

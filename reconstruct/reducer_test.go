@@ -247,12 +247,13 @@ func TestTextInPieces(t *testing.T) {
 		for k := range 10 {
 			t.Run(tc.name+"/"+strconv.Itoa(k), func(t *testing.T) {
 				// The first delta starts with 10 bytes of ASCII: the first
-				// piece, of 64 bytes, is full k bytes before its end.
+				// piece, of PieceMax bytes (a text that long goes into
+				// pieces), is full k bytes before its end.
 				deltas := [][]byte{[]byte(strings.Repeat("x", 10) + tc.deltas[0])}
 				for _, d := range append(tc.deltas[1:], strings.Repeat("日本é🦶", 7000), "end"+high) {
 					deltas = append(deltas, []byte(d))
 				}
-				text := make([]byte, 64-len(deltas[0])+k, 64)
+				text := make([]byte, reconstruct.PieceMax-len(deltas[0])+k, reconstruct.PieceMax)
 				for i := range text {
 					text[i] = 'a'
 				}

@@ -145,6 +145,10 @@ func (s *Stream) Next() bool {
 		s.next++
 		return true
 	}
+	// The updates handed out are done with: their views, which may be
+	// the only hold on a buffer the Reducer has let go (a text joined
+	// from pieces), go with them.
+	clear(s.batch)
 	s.batch, s.next, s.cur = s.batch[:0], 0, nil
 	if s.waiting() {
 		return false

@@ -78,7 +78,10 @@ func (k *UpdateKind) UnmarshalText(text []byte) error {
 //
 // Text is a view into the Reducer's buffers, valid only until the next
 // call that applies an event; copy it to keep it. Artifact, Message and
-// Result point to the Reducer's own values, see [Reducer.Result].
+// Result point to the Reducer's own values, see [Reducer.Result]; while an
+// artifact's text longer than 64 KiB is streamed by deltas, its text part
+// holds the text's last piece only, and the whole text is read through
+// Reducer.Result (or Stream.Result), which joins it.
 type Update struct {
 	// Kind says what the update reports.
 	Kind UpdateKind
