@@ -64,7 +64,7 @@ func compare(w io.Writer, before, after map[string]stats, h header) {
 				}
 				return fnum(s.ratio) + "× (" + fnum(s.ratioMin) + "–" + fnum(s.ratioMax) + ")"
 			}
-			p("| a2a | pipeline ≤ 1.3× lex+decode, pairs run in turn | %s | %s |\n", cell(b), cell(a))
+			p("| a2a | Read ≤ 1.25× lex+decode, pairs run in turn | %s | %s |\n", cell(b), cell(a))
 		}
 	}
 	p("\n")

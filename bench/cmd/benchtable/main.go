@@ -63,7 +63,7 @@ const reportFilter = `^Benchmark(Read|Ratio|OneByteEvent)$`
 // compareFilter is the default -bench of a comparison with -base: the
 // speed rows of the corpora that both trees have, and the pipeline's ratio
 // run in turn (named PipelineRatio before BenchmarkRatio replaced it).
-const compareFilter = `^Benchmark(Read|PipelineRatio|Ratio)$/^(ours-.*|gosse|gosse-json|gosse-fastjson|r3labs|launchdarkly|scanner|fastjson-alone|limit-.*|pipeline-decoder)$/^(a2a|a2a-crlf|large)$`
+const compareFilter = `^Benchmark(Read|PipelineRatio|Ratio)$/^(ours-.*|gosse|gosse-json|gosse-fastjson|r3labs|launchdarkly|scanner|fastjson-alone|limit-.*|pipeline-decoder|stream-decoder)$/^(a2a|a2a-crlf|large)$`
 
 func main() {
 	count := flag.Int("count", 5, "rounds: runs of each benchmark, one per round")

@@ -232,7 +232,7 @@ func targets(p func(string, ...any), st map[string]stats) {
 	for _, pr := range bench.Pairs {
 		p(" %s |", pr.Desc)
 	}
-	p(" lex+decode ≥ 2× faster than go-sse + fastjson (rows) | lex+decode ≥ 8× faster than go-sse + encoding/json (rows) | allocs/event: lexer, lex+decode, pipeline |\n|---|---|")
+	p(" lex+decode ≥ 2× faster than go-sse + fastjson (rows) | lex+decode ≥ 8× faster than go-sse + encoding/json (rows) | allocs/event: lexer, lex+decode, Read, Stream |\n|---|---|")
 	for range len(bench.Pairs) + 3 {
 		p("---|")
 	}
@@ -284,7 +284,7 @@ func targets(p func(string, ...any), st map[string]stats) {
 				p(" %s× %s |", fnum(x), judge(x >= peer.target, peer.desc+" on "+cn+", "+rd+" reads: "+fnum(x)+"×"))
 			}
 			var al []string
-			for _, k := range []string{"ours-lexer", "ours-decoder", "ours-pipeline"} {
+			for _, k := range []string{"ours-lexer", "ours-decoder", "ours-pipeline", "ours-stream"} {
 				if s, ok := st["Read/"+k+"/"+cn+"/"+rd]; ok && s.events > 0 {
 					al = append(al, fnum(s.allocs/s.events))
 				} else {
