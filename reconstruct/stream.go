@@ -145,10 +145,6 @@ func (s *Stream) Next() bool {
 		s.next++
 		return true
 	}
-	// The updates handed out are done with: their views, which may be
-	// the only hold on a buffer the Reducer has let go (a text joined
-	// from pieces), go with them.
-	clear(s.batch)
 	s.batch, s.next, s.cur = s.batch[:0], 0, nil
 	if s.waiting() {
 		return false
@@ -338,7 +334,15 @@ func (s *Stream) Done() bool { return s.red.Done() }
 // nothing of the lexer's or decoder's buffers, so that keeping it while
 // dropping s frees them. Reset starts a new Result and leaves this one as
 // it was.
-func (s *Stream) Result() *Result { return s.red.Result() }
+func (s *Stream) Result() *Result {
+	if s.cur == nil {
+		// No update is valid (Next returned false): the views of those
+		// handed out, which may be the only hold on the pieces of a text
+		// that Result joins, go.
+		clear(s.batch[:cap(s.batch)])
+	}
+	return s.red.Result()
+}
 
 // Updates returns an iterator over the updates of the stream read from r,
 // ending with the UpdateDone. When the run ended with an error, the
