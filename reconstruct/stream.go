@@ -145,7 +145,9 @@ func (s *Stream) Next() bool {
 		s.next++
 		return true
 	}
-	s.batch, s.next, s.cur = s.batch[:0], 0, nil
+	if s.cur != nil {
+		s.batch, s.next, s.cur = s.batch[:0], 0, nil
+	}
 	if s.waiting() {
 		return false
 	}
@@ -335,10 +337,10 @@ func (s *Stream) Done() bool { return s.red.Done() }
 // dropping s frees them. Reset starts a new Result and leaves this one as
 // it was.
 func (s *Stream) Result() *Result {
-	if s.cur == nil {
-		// No update is valid (Next returned false): the views of those
-		// handed out, which may be the only hold on the pieces of a text
-		// that Result joins, go.
+	if s.cur == nil && s.next >= len(s.batch) {
+		// No update is valid (Next returned false) and none is waiting
+		// (Close queues some): the views of those handed out, which may
+		// be the only hold on the pieces of a text that Result joins, go.
 		clear(s.batch[:cap(s.batch)])
 	}
 	return s.red.Result()

@@ -301,3 +301,25 @@ func TestOversizedBeforeLineEnd(t *testing.T) {
 		})
 	}
 }
+
+// The updates that Close queues are handed out by Next even when Result is
+// called between the two.
+func TestResultBetweenCloseAndNext(t *testing.T) {
+	s := reconstruct.NewStream(nil)
+	_, err := s.Write([]byte(sseStream("c", task("TASK_STATE_WORKING"), first("a", "kept "), more("a", "text"), status("TASK_STATE_COMPLETED", "", ""))))
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.Equal(t, "kept text", string(s.Result().Artifacts[0].Text()))
+	var live string
+	kinds := 0
+	for s.Next() {
+		u := s.Update()
+		require.NotZero(t, u.Kind, "a queued update")
+		kinds++
+		if u.Kind == reconstruct.UpdateText {
+			live += string(u.Text)
+		}
+	}
+	assert.Equal(t, "kept text", live)
+	assert.Positive(t, kinds)
+}
