@@ -214,12 +214,15 @@
 // ([parser.Decoder.DecodeInPlace]). Reset keeps the lexer and decoder and
 // their buffers for the next run.
 //
-// A text that grows by deltas is one buffer that doubles when full, as the
-// updates and the Result show it while the run goes: its buffers add up
-// to 2 to 5 times the text, trimmed. Read, whose Result nobody sees before
-// the run ends, keeps such a text in pieces that it fills and joins once,
-// into a buffer of the text's size: a long answer allocates about twice
-// its size.
+// A text that grows by deltas is one buffer that doubles when full until
+// it passes 64 KiB; then, whoever drives the Reducer (Read, a Stream,
+// Apply), it is kept in pieces that the updates hand the new text out of,
+// and joined once, into a buffer of the text's size that the Result keeps,
+// when its artifact takes another event, the run ends or Result is called:
+// a long answer allocates about twice its size. While such a text streams,
+// the text part of its Artifact holds its last piece only; Result gives the
+// whole text. (The WebAssembly build keeps every text in one buffer: 2 to 5
+// times the text, trimmed.)
 //
 // The model is package parser's: an Artifact embeds a [parser.Artifact],
 // messages are [parser.Message] values (their text is [MessageText]), parts
