@@ -3,7 +3,7 @@
 // file: URL or a path, as it does by default. Browsers and bundlers for the
 // web get a2astream.js, which names no Node module.
 import { readFile } from 'node:fs/promises';
-import { _setFileReader } from './a2astream.js';
+import { _setFileReader } from './loading.js';
 
 _setFileReader(readFile);
 

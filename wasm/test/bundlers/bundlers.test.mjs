@@ -200,3 +200,24 @@ test('esbuild, bundle for the browser (target es2020: no top-level await), with 
   writeFileSync(join(dist, 'index.html'), moduleHTML('main.js'));
   await check(`${await serveDir(dist)}/index.html`);
 });
+
+// A bundle holds only what it imports: the package is ES modules with no
+// side effects, a file per job. Code that names only the errors gets
+// errors.js, not the loader, the engine, the records or the client.
+test('esbuild: a bundle that imports only the errors holds neither the loader, the engine nor the client', async () => {
+  const dir = project('esbuild-errors', null);
+  writeFileSync(join(dir, 'src', 'errors.js'), `import { errorFromDoc, TruncatedError } from 'a2astream';
+console.log(errorFromDoc({ type: 'truncated', message: 'reconstruct: cut' }) instanceof TruncatedError);
+`);
+  const build = async (entry) => {
+    const r = await esbuild.build({ entryPoints: [join(dir, 'src', entry)], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    return r.outputFiles[0].text;
+  };
+  const errorsOnly = await build('errors.js'), whole = await build('main.js');
+  for (const [what, mark] of [['the loader', 'a2astream.wasm'], ['the engine', 'a2a_feed'], ['the records', 'Unknown record kind'], ['the client', 'message:stream']]) {
+    assert.ok(whole.includes(mark), `the app that loads the module holds ${what} (${mark})`);
+    assert.ok(!errorsOnly.includes(mark), `the bundle of the errors holds ${what} (${mark})`);
+  }
+  assert.match(errorsOnly, /TruncatedError = class/);
+  assert.ok(errorsOnly.length < whole.length / 4, `${errorsOnly.length} bytes of ${whole.length}`);
+});
