@@ -300,8 +300,8 @@ export class A2AStream {
   /** Replaces a dead (or live) instance by a new one; the old decoders are dead. */
   restart(): Promise<void>;
   decoder(options?: DecoderOptions): Decoder;
-  /** A TransformStream of byte chunks to updates. */
-  transform(options?: DecoderOptions): TransformStream<Uint8Array | Frame, Update>;
+  /** A TransformStream of byte chunks to updates; options.signal, when it aborts, ends the run truncated with its reason as the cause. */
+  transform(options?: StreamOptions): TransformStream<Uint8Array | Frame, Update>;
   /** A Client of an agent, which resubscribes after dropped connections. */
   client(options?: ClientOptions): Client;
   /**
@@ -312,14 +312,26 @@ export class A2AStream {
   checkResponse(response: Response): Promise<A2AStreamError | null>;
   /**
    * The updates of a fetch() response or body; a failed read ends the run
-   * truncated. A response that is no event stream throws checkResponse's error.
+   * truncated, and so does options.signal when it aborts (the body is
+   * cancelled; a signal aborted before the first read throws its reason).
+   * A response that is no event stream throws checkResponse's error.
    */
-  updates(source: ByteSource, options?: DecoderOptions): AsyncGenerator<Update, void, undefined>;
+  updates(source: ByteSource, options?: StreamOptions): AsyncGenerator<Update, void, undefined>;
+}
+
+/** Options of engine.updates() and engine.transform(): the decoder's, and a signal. */
+export interface StreamOptions extends DecoderOptions {
+  /** Aborting it ends the run truncated, with the reason as the cause. */
+  signal?: AbortSignal;
 }
 
 /** Options of a Client: where the agent is, how to reach it, and how to resubscribe; and the decoder's options. */
 export interface ClientOptions extends DecoderOptions {
-  /** The agent's A2A base URL, such as https://host/v2/agents/{id}/a2a; without it a run cannot resubscribe. */
+  /**
+   * The agent's A2A base URL, such as https://host/v2/agents/{id}/a2a; without it a run cannot resubscribe.
+   * Its query string (?api_key=…) is kept on every call: REST paths are appended to its path, JSON-RPC posts
+   * to it. No error message echoes its query string or userinfo (they read "…").
+   */
   baseURL?: string;
   /** The protocol binding; default "rest". */
   binding?: 'rest' | 'jsonrpc';
@@ -335,7 +347,7 @@ export interface ClientOptions extends DecoderOptions {
   retries?: number;
   /** Backoff before the first resubscription in ms, doubled after each one that brought nothing; 0 or absent: 500; negative: no wait. */
   retryDelay?: number;
-  /** Cap of the backoff in ms; 0 or absent: 30,000. */
+  /** Cap of the backoff and of a Retry-After in ms; 0 or absent: 30,000. */
   maxRetryDelay?: number;
   /** Random part of each backoff (a delay d is waited as between d*(1-jitter) and d); 0 or absent: 0.5; negative: none. */
   jitter?: number;
@@ -357,7 +369,7 @@ export interface Resubscription {
   error: unknown;
 }
 
-/** The user message sendMessage sends, as one text part. */
+/** The user message sendMessage and sendMessageStream send, as one text part. */
 export interface UserMessage {
   text: string;
   /** Continues a task, such as one waiting in TASK_STATE_INPUT_REQUIRED. */
@@ -369,25 +381,103 @@ export interface UserMessage {
 
 /** Options of one call of a Client. */
 export interface CallOptions {
-  /** Aborting it ends the run truncated, with the reason as the cause. */
+  /**
+   * Aborting it ends the call. For a stream it detaches: the run ends
+   * truncated with the reason as the cause, and the task goes on on the
+   * server (resubscribeTask reads on; cancelTask cancels it).
+   */
   signal?: AbortSignal;
 }
 
+/** A task's status, as the server sent it. */
+export interface TaskStatus {
+  state: TaskState;
+  message?: unknown;
+  timestamp?: string;
+}
+
+/** A task as the server sent it (JSON); its result document is what to read. */
+export interface Task {
+  id: string;
+  contextId: string;
+  status: TaskStatus;
+  artifacts?: unknown[];
+  history?: unknown[];
+  metadata?: unknown;
+  [member: string]: unknown;
+}
+
+/** A message as the server sent it (JSON). */
+export interface A2AMessage {
+  messageId: string;
+  role: Role;
+  parts: unknown[];
+  [member: string]: unknown;
+}
+
 /**
- * Client sends messages to an A2A 1.0 agent or subscribes to its tasks, and
- * when a connection drops, stalls or ends before the run did, resubscribes
- * with the task id and Last-Event-ID: its updates are one uncut run, ending
- * with "done". An answer that is no event stream throws its error
- * (ServerError, HTTPError) before any update.
+ * The answer of sendMessage, getTask or cancelTask: the result document
+ * the core builds from the task or message (the same as a stream of it
+ * gives: state, status message, answer, thinking, artifacts, usage,
+ * citations), and the task or message as the server sent it. A task still
+ * running has the result so far (no error).
+ */
+export interface Reply {
+  result: Result;
+  /** The task; null for a direct message reply. */
+  task: Task | null;
+  /** The direct message reply of sendMessage; null for a task. */
+  message: A2AMessage | null;
+}
+
+/**
+ * A streaming call: its updates, ending with "done", and what to resume or
+ * cancel it with. Leaving the loop, or aborting the call's signal, detaches
+ * without cancelling the task.
+ */
+export interface Run extends AsyncGenerator<Update, void, undefined> {
+  /** The task's id ("" until the first event names it). */
+  readonly taskId: string;
+  /** The id of the last event read ("" when none). */
+  readonly lastEventId: string;
+  /**
+   * Cancels the task on the server (cancelTask with taskId); the run reads
+   * on to the CANCELED status. A UsageError before the task id is known.
+   */
+  cancel(options?: CallOptions): Promise<Reply>;
+}
+
+/**
+ * Client is the front door to an A2A 1.0 agent, its operations named as
+ * @a2a-js/sdk names them, over REST or JSON-RPC. A stream that drops,
+ * stalls or ends before the run did is resubscribed with the task id and
+ * Last-Event-ID: its updates are one uncut run, ending with "done". A
+ * resubscription answered with 408, 425, 429, 500, 502, 503 or 504, or
+ * with a 2xx that is no event stream, is tried again (after the backoff or
+ * the Retry-After, capped by maxRetryDelay); any other answer, and an A2A
+ * error naming the task as gone (TASK_NOT_FOUND), ends the run truncated
+ * with that error as the cause.
  */
 export class Client {
   private constructor();
-  /** message:stream (or SendStreamingMessage). */
-  sendMessage(message: string | UserMessage, options?: CallOptions): AsyncGenerator<Update, void, undefined>;
-  /** tasks/{id}:subscribe (or SubscribeToTask), from lastEventId when given. */
-  subscribe(taskId: string, options?: CallOptions & { lastEventId?: string }): AsyncGenerator<Update, void, undefined>;
+  /** message:send (JSON-RPC SendMessage): the task or direct message it returns, with its result. */
+  sendMessage(message: string | UserMessage, options?: CallOptions): Promise<Reply>;
+  /**
+   * message:stream (JSON-RPC SendStreamingMessage). An answer that is no
+   * event stream throws its error (ServerError, HTTPError) before any update.
+   */
+  sendMessageStream(message: string | UserMessage, options?: CallOptions): Run;
+  /** GET tasks/{id} (JSON-RPC GetTask), with at most historyLength messages of history. */
+  getTask(taskId: string, options?: CallOptions & { historyLength?: number }): Promise<Reply>;
+  /**
+   * POST tasks/{id}:cancel (JSON-RPC CancelTask): the task after the cancel.
+   * A task that already ended is a ServerError (REST: code 409 and its reason).
+   */
+  cancelTask(taskId: string, options?: CallOptions): Promise<Reply>;
+  /** tasks/{id}:subscribe (JSON-RPC SubscribeToTask), from lastEventId when given. */
+  resubscribeTask(taskId: string, options?: CallOptions & { lastEventId?: string }): Run;
   /** Reads the response of a call the caller made; resubscribes at baseURL. */
-  open(response: Response | Promise<Response>, options?: CallOptions): AsyncGenerator<Update, void, undefined>;
+  open(response: Response | Promise<Response>, options?: CallOptions): Run;
 }
 
 /** load is A2AStream.load. */

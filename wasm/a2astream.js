@@ -6,7 +6,8 @@
 //	loading.js  compiling a2astream.wasm from a URL, a Response or bytes
 //	engine.js   A2AStream (load) and the Decoder of one stream
 //	records.js  the module's records read into updates
-//	client.js   the Client: requests, resubscriptions
+//	client.js   the Client: the agent's calls, resubscriptions
+//	http.js     URLs, the resubscription rule, redacted messages
 //
 // The Node entry (a2astream.node.js) is this one with a file reader for
 // load().

@@ -1,12 +1,16 @@
 // client.js: the Client of an A2A 1.0 agent, which makes the requests
-// (fetch) and reads their streams with a Decoder of the engine it was made
-// by, resubscribing after a dropped connection.
+// (fetch) and reads their answers with the engine it was made by: the
+// streams with a Decoder that resubscribes after a dropped connection, the
+// JSON answers (a task, a message) as a one-event stream.
 
-import { A2AStreamError, InstanceDeadError, UsageError } from './errors.js';
+import { InstanceDeadError, UsageError } from './errors.js';
+import { abortable, causeText, endpoint, mediaType, readAtMost, redactError, retryable, retryAfter } from './http.js';
+import { utf8 } from './records.js';
 
 // The defaults of a Client's options, those of Go's httpstream.Client.
 const DEFAULT_IDLE_TIMEOUT = 60_000, DEFAULT_TIMEOUT = 3_600_000, DEFAULT_RETRIES = 5,
-  DEFAULT_RETRY_DELAY = 500, DEFAULT_MAX_RETRY_DELAY = 30_000, DEFAULT_JITTER = 0.5;
+  DEFAULT_RETRY_DELAY = 500, DEFAULT_MAX_RETRY_DELAY = 30_000, DEFAULT_JITTER = 0.5,
+  DEFAULT_MAX_EVENT_SIZE = 16 << 20;
 
 // positive returns v, def when v is 0 or absent, and 0 (off) when v is negative.
 function positive(v, def) { return !v ? def : v < 0 ? 0 : v; }
@@ -14,14 +18,44 @@ function positive(v, def) { return !v ? def : v < 0 ? 0 : v; }
 /** IdleTimeoutError: no byte arrived on a connection for the idle timeout. */
 class IdleTimeoutError extends Error { constructor(ms) { super(`No data received within the idle timeout (${ms} ms)`); this.name = 'IdleTimeoutError'; } }
 
+// Answered is how a connection failed when the server answered with no
+// event stream: the error it gave, the HTTP status and the wait its
+// Retry-After asked for (ms, -1 for none). Only the error leaves the run.
+class Answered {
+  constructor(error, resp) {
+    this.error = error;
+    this.status = resp.status;
+    this.wait = retryAfter(resp.headers.get('retry-after'));
+  }
+}
+
+// calls are the operations: the JSON-RPC method, and the REST method, path
+// and body of each (params are the JSON-RPC params). stream marks the
+// calls answered with an event stream.
+const calls = {
+  send: { rpc: 'SendMessage', rest: (p) => ({ method: 'POST', path: '/message:send', body: { message: p.message } }) },
+  stream: { rpc: 'SendStreamingMessage', stream: true, rest: (p) => ({ method: 'POST', path: '/message:stream', body: { message: p.message } }) },
+  get: {
+    rpc: 'GetTask',
+    rest: (p) => ({ method: 'GET', path: taskPath(p.id), query: p.historyLength === undefined ? '' : `historyLength=${p.historyLength}` }),
+  },
+  cancel: { rpc: 'CancelTask', rest: (p) => ({ method: 'POST', path: `${taskPath(p.id)}:cancel`, body: {} }) },
+  subscribe: { rpc: 'SubscribeToTask', stream: true, rest: (p) => ({ method: 'POST', path: `${taskPath(p.id)}:subscribe` }) },
+};
+
+function taskPath(id) {
+  if (typeof id !== 'string' || id === '') throw new TypeError('A task id is a non-empty string');
+  return `/tasks/${encodeURIComponent(id)}`;
+}
+
 /**
- * Client is the front door to an A2A 1.0 agent's streaming calls, as Go's
- * httpstream.Client: it sends a message (message:stream, or the JSON-RPC
- * method SendStreamingMessage) or subscribes to a task
- * (tasks/{id}:subscribe, or SubscribeToTask), and when the connection
- * drops, stalls or ends before the run reached a terminal or interrupted
- * state, resubscribes with the task id and Last-Event-ID, so that the
- * caller sees one uncut run.
+ * Client is the front door to an A2A 1.0 agent, as Go's httpstream.Client,
+ * with the operations named as @a2a-js/sdk names them: sendMessage
+ * (message:send), sendMessageStream (message:stream), getTask, cancelTask
+ * and resubscribeTask (tasks/{id}:subscribe), over REST or JSON-RPC. A
+ * stream that drops, stalls or ends before the run reached a terminal or
+ * interrupted state is resubscribed with the task id and Last-Event-ID,
+ * so that the caller sees one uncut run.
  */
 export class Client {
   #engine; #o;
@@ -29,7 +63,7 @@ export class Client {
   constructor(engine, options) {
     this.#engine = engine;
     const o = { ...options };
-    o.baseURL = String(o.baseURL ?? '').replace(/\/+$/, '');
+    o.baseURL = String(o.baseURL ?? '');
     o.binding = o.binding ?? 'rest';
     if (o.binding !== 'rest' && o.binding !== 'jsonrpc') throw new TypeError(`Unknown binding ${o.binding}: 'rest' or 'jsonrpc'`);
     o.fetch = o.fetch ?? ((...a) => globalThis.fetch(...a));
@@ -44,57 +78,156 @@ export class Client {
 
   /**
    * sendMessage sends a user message (its text, or {text, taskId?,
-   * contextId?, messageId?}) and yields the run's updates, resubscriptions
-   * included, ending with "done". An answer that is no event stream throws
-   * its error (ServerError, HTTPError) before any update.
+   * contextId?, messageId?}) with message:send (JSON-RPC SendMessage) and
+   * returns the reply: the task (or the direct message) and its result
+   * document. A server error is thrown as its A2AStreamError.
    */
   sendMessage(message, call = {}) {
-    const m = typeof message === 'string' ? { text: message } : message;
-    const msg = { role: 'ROLE_USER', parts: [{ text: String(m.text) }], messageId: m.messageId || newID() };
-    if (m.taskId) msg.taskId = m.taskId;
-    if (m.contextId) msg.contextId = m.contextId;
-    const o = this.#o;
-    const req = o.binding === 'jsonrpc'
-      ? { url: o.baseURL, body: { jsonrpc: '2.0', id: newID(), method: 'SendStreamingMessage', params: { message: msg } } }
-      : { url: `${o.baseURL}/message:stream`, body: { message: msg } };
-    return this.#run((signal) => this.#send(req, '', signal), call);
+    return this.#call(this.#request('send', { message: userMessage(message) }), 'send', call);
   }
 
-  /** subscribe follows the task taskId (tasks/{id}:subscribe), from lastEventId when given, as sendMessage does. */
-  subscribe(taskId, call = {}) {
-    return this.#run((signal) => this.#send(this.#subscribeRequest(taskId), call.lastEventId ?? '', signal), call);
+  /**
+   * sendMessageStream sends a user message with message:stream (JSON-RPC
+   * SendStreamingMessage) and returns the Run: its updates, resubscriptions
+   * included, ending with "done". An answer that is no event stream throws
+   * its error (ServerError, HTTPError) before any update. Aborting
+   * call.signal detaches (the task goes on); run.cancel() cancels the task.
+   */
+  sendMessageStream(message, call = {}) {
+    const req = this.#request('stream', { message: userMessage(message) });
+    return this.#stream((signal) => this.#send(req, '', signal), call, '');
+  }
+
+  /**
+   * getTask reads the task taskId (GET tasks/{id}, JSON-RPC GetTask; at most
+   * call.historyLength messages of history) and returns it with its result
+   * document, built by the same core as a stream's: state, status message,
+   * answer, thinking, artifacts, usage, citations.
+   */
+  getTask(taskId, call = {}) {
+    return this.#call(this.#request('get', { id: taskId, historyLength: call.historyLength }), 'task', call);
+  }
+
+  /**
+   * cancelTask cancels the task taskId (POST tasks/{id}:cancel, JSON-RPC
+   * CancelTask) and returns the task after the cancel, as getTask does. A
+   * task that already ended is the server's ServerError (REST: code 409,
+   * with its reason, such as TASK_NOT_CANCELABLE).
+   */
+  cancelTask(taskId, call = {}) {
+    return this.#call(this.#request('cancel', { id: taskId }), 'task', call);
+  }
+
+  /** resubscribeTask follows the task taskId (tasks/{id}:subscribe, JSON-RPC SubscribeToTask), from call.lastEventId when given, as sendMessageStream does. */
+  resubscribeTask(taskId, call = {}) {
+    const req = this.#request('subscribe', { id: taskId });
+    return this.#stream((signal) => this.#send(req, call.lastEventId ?? '', signal), call, taskId);
   }
 
   /**
    * open reads the response of a streaming call the caller made (a fetch()
    * response or its promise) as the run, and resubscribes at baseURL after
-   * a drop, as sendMessage does.
+   * a drop, as sendMessageStream does.
    */
   open(response, call = {}) {
-    return this.#run(() => response, call);
+    return this.#stream(() => response, call, '');
   }
 
-  #subscribeRequest(taskId) {
-    const o = this.#o;
-    return o.binding === 'jsonrpc'
-      ? { url: o.baseURL, body: { jsonrpc: '2.0', id: newID(), method: 'SubscribeToTask', params: { id: taskId } } }
-      : { url: `${o.baseURL}/tasks/${encodeURIComponent(taskId)}:subscribe` };
+  // request returns the request of the operation op with params: its URL
+  // (the base URL keeps its query string), method, JSON body and whether
+  // it is answered with a stream.
+  #request(op, params) {
+    const o = this.#o, c = calls[op];
+    if (o.binding === 'jsonrpc') {
+      if (params.id !== undefined) taskPath(params.id);
+      return { url: endpoint(o.baseURL), method: 'POST', stream: !!c.stream, body: { jsonrpc: '2.0', id: newID(), method: c.rpc, params } };
+    }
+    const r = c.rest(params);
+    return { url: endpoint(o.baseURL, r.path, r.query), method: r.method, stream: !!c.stream, body: r.body };
   }
 
   // send makes a request with the A2A headers, then the Client's, then
-  // Last-Event-ID.
-  #send(req, lastEventId, signal) {
-    const headers = new Headers({ 'A2A-Version': '1.0', Accept: 'text/event-stream' });
+  // Last-Event-ID. A failed fetch's message is redacted (fetch quotes the
+  // URLs it refuses).
+  async #send(req, lastEventId, signal) {
+    const headers = new Headers({ 'A2A-Version': '1.0', Accept: req.stream ? 'text/event-stream' : 'application/json' });
     if (req.body !== undefined) headers.set('Content-Type', 'application/json');
     for (const [k, v] of new Headers(this.#o.headers ?? {})) headers.set(k, v);
     if (lastEventId) headers.set('Last-Event-ID', lastEventId);
-    return this.#o.fetch(req.url, {
-      method: 'POST', headers, signal, cache: 'no-store',
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    try {
+      return await this.#o.fetch(req.url, {
+        method: req.method, headers, signal, cache: 'no-store',
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      });
+    } catch (e) {
+      throw redactError(e);
+    }
+  }
+
+  // call makes a request answered with JSON, within call.signal and the
+  // timeout, and returns its reply (a task or a message, and the result).
+  async #call(req, kind, call) {
+    const ctl = new AbortController();
+    const onAbort = () => ctl.abort(call.signal.reason);
+    if (call.signal?.aborted) throw call.signal.reason;
+    call.signal?.addEventListener('abort', onAbort, { once: true });
+    const o = this.#o;
+    const timer = o.timeout > 0 ? setTimeout(() => ctl.abort(new Error(`The call exceeded its timeout (${o.timeout} ms)`)), o.timeout) : null;
+    try {
+      const resp = await abortable(this.#send(req, '', ctl.signal), ctl.signal);
+      return await abortable(this.#reply(resp, kind), ctl.signal);
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  // reply reads a JSON answer: kind 'send' (a SendMessage response: a task
+  // or a message) or 'task' (a task). The core reads it as a stream of one
+  // event, so that its result is what a stream of that task would give.
+  async #reply(resp, kind) {
+    const engine = this.#engine, mt = mediaType(resp);
+    if (!resp.ok || !(mt === '' || mt === 'application/json' || mt.endsWith('+json'))) {
+      const err = await engine.checkResponse(resp);
+      if (err) throw err;
+    }
+    const body = await readAtMost(resp, positive(this.#o.maxEventSize, DEFAULT_MAX_EVENT_SIZE) + 1);
+    const { data, raw } = replyEvent(body, kind, this.#o.binding);
+    const dec = engine.decoder(this.#o);
+    try {
+      const updates = dec.feed(eventBytes(data));
+      // A task still running is no cut run: its result is the state so far.
+      if (dec.status().done && !dec.done) updates.push(...dec.end());
+      const last = dec.done ? updates.at(-1) : null;
+      if (last?.error) throw last.error;
+      const result = last ? last.result : dec.result();
+      return { result, task: kind === 'task' ? raw : raw?.task ?? null, message: kind === 'task' ? null : raw?.message ?? null };
+    } finally {
+      dec.free();
+    }
+  }
+
+  // stream returns the Run of a streaming call: the updates of #run, with
+  // the task id and last event id so far, and cancel.
+  #stream(first, call, taskId) {
+    const track = new RunTrack(taskId, call.lastEventId ?? '');
+    const run = this.#run(first, call, track);
+    return Object.defineProperties(run, {
+      taskId: { get: () => track.read().taskId, enumerable: true },
+      lastEventId: { get: () => track.read().lastEventId, enumerable: true },
+      cancel: {
+        value: (options = {}) => {
+          const id = track.read().taskId;
+          if (!id) return Promise.reject(new UsageError('The run has no task id yet: cancel it once its first event has arrived'));
+          return this.cancelTask(id, options);
+        },
+      },
     });
   }
 
-  async *#run(first, call) {
+  // run yields the updates of a streaming call: first makes its request;
+  // track follows the decoder's task id and last event id.
+  async *#run(first, call, track) {
     const o = this.#o, engine = this.#engine;
     // run aborts everything of the run: the caller's signal, the timeout.
     const run = new AbortController();
@@ -119,7 +252,7 @@ export class Client {
         if (c.signal.aborted) throw c.signal.reason;
         const resp = await abortable(make(c.signal), c.signal);
         const err = await abortable(engine.checkResponse(resp), c.signal);
-        if (err) { resp.body?.cancel().catch(() => {}); throw err; }
+        if (err) { resp.body?.cancel().catch(() => {}); throw new Answered(err, resp); }
         return { resp, signal: c.signal, idle, done };
       } catch (e) {
         done();
@@ -128,9 +261,16 @@ export class Client {
     };
     let dec = null;
     try {
-      conn = await connect(first);
+      try {
+        conn = await connect(first);
+      } catch (e) {
+        throw e instanceof Answered ? e.error : redactError(e);
+      }
       dec = engine.decoder(o);
-      let attempts = 0, delay = o.retryDelay, cause = null;
+      track.dec = dec;
+      // serverWait is the wait a refused resubscription's Retry-After
+      // asked for (ms), -1 when none.
+      let attempts = 0, delay = o.retryDelay, cause = null, serverWait = -1;
       for (;;) {
         if (conn && !conn.resp.body) { conn.done(); conn = null; }
         if (conn) {
@@ -165,16 +305,22 @@ export class Client {
         let wait = delay;
         delay = Math.min(2 * delay, o.maxRetryDelay);
         if (wait > 0 && o.jitter > 0) wait -= Math.random() * o.jitter * wait;
+        if (serverWait >= 0) wait = Math.min(serverWait, o.maxRetryDelay);
+        serverWait = -1;
         o.onResubscribe?.({ attempt: attempts, retries: o.retries, delay: wait, taskId: st.taskId, lastEventId: st.lastEventId, error: cause });
         if (wait > 0 && !(await sleep(wait, run.signal))) { cause = run.signal.reason; break; }
         yield* dec.resume();
         try {
-          conn = await connect((signal) => this.#send(this.#subscribeRequest(st.taskId), st.lastEventId, signal));
+          const req = this.#request('subscribe', { id: st.taskId });
+          conn = await connect((signal) => this.#send(req, st.lastEventId, signal));
         } catch (e) {
-          cause = e;
-          // The server refused (the task is gone): the run stays cut, and
-          // the refusal says why. A failed connection is tried again.
-          if (e instanceof A2AStreamError || run.signal.aborted) break;
+          // A refusal (the task is gone, the caller may not see it) ends
+          // the run, which stays cut with the refusal as its cause; a
+          // failed connection or a busy server is tried again.
+          const answered = e instanceof Answered ? e : null;
+          cause = answered ? answered.error : e;
+          if (run.signal.aborted || !retryable(answered?.error, answered ? answered.status : 0)) break;
+          serverWait = answered ? answered.wait : -1;
         }
       }
       yield* (cause && !dec._ended() ? dec.fail(causeText(cause)) : dec.end());
@@ -184,6 +330,7 @@ export class Client {
         // The caller left the loop early: the run ends here.
         try { dec.fail('Run closed'); } catch { /* the instance is dead */ }
       }
+      track.close();
       if (dec && !dec.freed) dec.free();
       clearTimeout(timer);
       call.signal?.removeEventListener('abort', onAbort);
@@ -191,22 +338,68 @@ export class Client {
   }
 }
 
-function causeText(e) {
-  if (e instanceof A2AStreamError) return e.goMessage;
-  if (e?.name === 'AbortError' && e.message) return `Aborted: ${e.message}`;
-  return String(e?.message ?? e);
+
+// RunTrack follows a run's task id and last event id: from its decoder
+// while the run reads (dec), and as they were when it ended.
+class RunTrack {
+  constructor(taskId, lastEventId) { this.dec = null; this.ids = { taskId, lastEventId }; }
+
+  // read returns the ids so far.
+  read() {
+    if (this.dec && !this.dec.freed) {
+      try {
+        const st = this.dec.status();
+        if (st.taskId) this.ids = { taskId: st.taskId, lastEventId: st.lastEventId };
+      } catch { /* the instance died: the ids as last read */ }
+    }
+    return this.ids;
+  }
+
+  // close keeps the ids of the decoder, which is about to be freed.
+  close() { this.read(); this.dec = null; }
 }
 
-// abortable returns p, rejected with the signal's reason when it aborts first.
-function abortable(p, signal) {
-  if (signal.aborted) { Promise.resolve(p).catch(() => {}); return Promise.reject(signal.reason); }
-  return new Promise((resolve, reject) => {
-    const on = () => reject(signal.reason);
-    signal.addEventListener('abort', on, { once: true });
-    // A response that comes after the abort is not read: its body is cancelled.
-    Promise.resolve(p).then((v) => { signal.removeEventListener('abort', on); if (signal.aborted) v?.body?.cancel?.().catch(() => {}); resolve(v); },
-      (e) => { signal.removeEventListener('abort', on); reject(e); });
-  });
+// userMessage returns the A2A message of a user's text or {text, taskId?,
+// contextId?, messageId?}.
+function userMessage(message) {
+  const m = typeof message === 'string' ? { text: message } : message;
+  const msg = { role: 'ROLE_USER', parts: [{ text: String(m.text) }], messageId: m.messageId || newID() };
+  if (m.taskId) msg.taskId = m.taskId;
+  if (m.contextId) msg.contextId = m.contextId;
+  return msg;
+}
+
+// replyEvent returns the data of the event that stands for a JSON answer
+// (kind 'send': a SendMessage response, {task} or {message}; 'task': a
+// task) and the answer's task or message as JSON (raw; null when it does
+// not parse, and then the core's error says why). A REST task is wrapped
+// as {"task": …} byte for byte; a JSON-RPC envelope's result is parsed and
+// written again; an error envelope is given as it came (a ServerError).
+function replyEvent(body, kind, binding) {
+  let doc = null;
+  try { doc = JSON.parse(utf8.decode(body)); } catch { /* the core reports it */ }
+  if (binding === 'jsonrpc') {
+    const result = doc?.result;
+    if (result === undefined || result === null) return { data: body, raw: null };
+    return { data: new TextEncoder().encode(JSON.stringify(kind === 'task' ? { task: result } : result)), raw: result };
+  }
+  if (kind === 'send') return { data: body, raw: doc };
+  return { data: concat(new TextEncoder().encode('{"task":'), body, new TextEncoder().encode('}')), raw: doc };
+}
+
+// eventBytes returns the SSE event whose data is the JSON text json: its
+// line breaks (whitespace in JSON) become spaces, so that it is one line.
+function eventBytes(json) {
+  const out = concat(new TextEncoder().encode('data: '), json, new TextEncoder().encode('\n\n'));
+  for (let i = 6; i < out.length - 2; i++) if (out[i] === 10 || out[i] === 13) out[i] = 32;
+  return out;
+}
+
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let off = 0;
+  for (const p of parts) { out.set(p, off); off += p.length; }
+  return out;
 }
 
 // sleep waits ms, and reports false when the signal aborted first.

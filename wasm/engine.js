@@ -13,6 +13,7 @@ import { cleanMessage, errorFromDoc, InstanceDeadError, UsageError } from './err
 import { compile } from './loading.js';
 import { readRecords, readStatus, utf8 } from './records.js';
 import { Client } from './client.js';
+import { abortable, causeText, readAtMost } from './http.js';
 
 const ENOSYS = 52;
 const ERR_HANDLE = -1, ERR_PANIC = -2, ERR_CALL = -3;
@@ -80,57 +81,62 @@ export class A2AStream {
     return d;
   }
 
-  /** transform returns a TransformStream of byte chunks or pre-parsed SSE frames to updates. */
+  /**
+   * transform returns a TransformStream of byte chunks or pre-parsed SSE
+   * frames to updates. options.signal, when it aborts, ends the run
+   * truncated with its reason as the cause: the last updates come out, the
+   * readable side closes and the writable side errors (a pipe into it stops
+   * reading its source).
+   */
   transform(options = {}) {
-    let dec = null;
+    let dec = null, stop = null;
+    const { signal } = options;
+    const finish = () => { signal?.removeEventListener('abort', stop); if (!dec.freed) dec.free(); };
     return new TransformStream({
-      start: () => { dec = this.decoder(options); },
+      start: (ctl) => {
+        if (signal?.aborted) throw signal.reason;
+        dec = this.decoder(options);
+        stop = () => {
+          if (dec.freed) return;
+          for (const u of dec.fail(causeText(signal.reason))) ctl.enqueue(u);
+          finish();
+          ctl.terminate();
+        };
+        signal?.addEventListener('abort', stop, { once: true });
+      },
       transform: (chunk, ctl) => { for (const u of (isBytes(chunk) ? dec.feed(chunk) : dec.feedFrame(chunk))) ctl.enqueue(u); },
-      flush: (ctl) => { for (const u of dec.end()) ctl.enqueue(u); dec.free(); },
+      flush: (ctl) => { for (const u of dec.end()) ctl.enqueue(u); finish(); },
     });
   }
 
   /**
    * updates iterates over the updates of a stream: a fetch() Response, its
    * body, or any (async) iterable of byte chunks or of pre-parsed SSE
-   * frames ({data, event?, id?, retry?}). A read that fails ends
-   * the run as truncated, with the failure as its cause.
+   * frames ({data, event?, id?, retry?}). A read that fails ends the run
+   * as truncated, with the failure as its cause; so does options.signal
+   * when it aborts (the body is cancelled). A signal aborted before the
+   * first read throws its reason.
    */
   async *updates(source, options = {}) {
+    const { signal } = options;
     let body = source;
     if (typeof Response !== 'undefined' && source instanceof Response) {
+      if (signal?.aborted) { source.body?.cancel().catch(() => {}); throw signal.reason; }
       const err = await this.checkResponse(source);
       if (err) throw err;
       body = source.body;
     }
+    if (signal?.aborted) throw signal.reason;
     const dec = this.decoder(options);
     try {
       let failed = null;
       try {
-        if (body && typeof body.getReader === 'function') {
-          const reader = body.getReader();
-          let finished = false;
-          try {
-            for (;;) {
-              const { done, value } = await reader.read();
-              if (done) break;
-              yield* (isBytes(value) ? dec.feed(value) : dec.feedFrame(value));
-            }
-            finished = true;
-          } finally {
-            // A consumer that stops early cancels the body: the
-            // connection is not read for nothing.
-            if (!finished) await reader.cancel().catch(() => {});
-            reader.releaseLock();
-          }
-        } else {
-          for await (const chunk of body) yield* (isBytes(chunk) ? dec.feed(chunk) : dec.feedFrame(chunk));
-        }
+        for await (const chunk of chunks(body, signal)) yield* (isBytes(chunk) ? dec.feed(chunk) : dec.feedFrame(chunk));
       } catch (e) {
         if (e instanceof InstanceDeadError || e instanceof UsageError) throw e;
         failed = e;
       }
-      yield* (failed ? dec.fail(String(failed?.message ?? failed)) : dec.end());
+      yield* (failed ? dec.fail(causeText(failed)) : dec.end());
     } finally {
       if (!dec.freed) dec.free();
     }
@@ -214,24 +220,6 @@ export class A2AStream {
 }
 
 const MAX_ERROR_BODY = 1 << 20;
-
-// readAtMost reads at most max bytes of the response's body.
-async function readAtMost(resp, max) {
-  if (!resp.body) return new Uint8Array(0);
-  const reader = resp.body.getReader(), parts = [];
-  let n = 0;
-  while (n < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    n += value.length;
-  }
-  reader.cancel().catch(() => {});
-  const out = new Uint8Array(Math.min(n, max));
-  let off = 0;
-  for (const p of parts) { const k = Math.min(p.length, out.length - off); out.set(p.subarray(0, k), off); off += k; }
-  return out;
-}
 
 /** load is A2AStream.load. */
 export function load(source) { return A2AStream.load(source); }
@@ -440,6 +428,45 @@ function fieldText(v, name) {
   const s = String(v);
   if (/[\r\n]/.test(s)) throw new TypeError(`A frame's ${name} holds a line break`);
   return s;
+}
+
+// chunks yields the chunks of a body (a ReadableStream or an (async)
+// iterable) until it ends, and throws the signal's reason when it aborts
+// first. A consumer that stops early, or an abort, cancels the body: the
+// connection is not read for nothing.
+async function* chunks(body, signal) {
+  if (body && typeof body.getReader === 'function') {
+    const reader = body.getReader();
+    const cancel = () => reader.cancel(signal.reason).catch(() => {});
+    signal?.addEventListener('abort', cancel, { once: true });
+    let finished = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (signal?.aborted) throw signal.reason;
+        if (done) break;
+        yield value;
+      }
+      finished = true;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+      if (!finished) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+    return;
+  }
+  const it = body[Symbol.asyncIterator] ? body[Symbol.asyncIterator]() : body[Symbol.iterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await (signal ? abortable(it.next(), signal) : it.next());
+      if (done) break;
+      yield value;
+    }
+    finished = true;
+  } finally {
+    if (!finished) Promise.resolve(it.return?.()).catch(() => {});
+  }
 }
 
 // isBytes reports whether a chunk of an input is bytes rather than a frame.

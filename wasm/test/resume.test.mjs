@@ -97,7 +97,7 @@ test('drops at event boundaries and inside events: resubscribed with task id and
   serve('completed.sse', (n) => [{ frames: 3, how: 'end' }, { frames: 4, inside: 40, how: 'destroy' }, { frames: 5, inside: 7, how: 'end' }][n] ?? null);
   const resubs = [];
   const client = engine.client({ baseURL: `${base}/a2a/`, headers: { Authorization: 'Bearer t0k' }, ...fast, onResubscribe: (r) => resubs.push(r) });
-  const updates = await collect(client.sendMessage('Résume la consultation'));
+  const updates = await collect(client.sendMessageStream('Résume la consultation'));
   const done = updates.at(-1);
   assert.equal(done.kind, 'done');
   assert.equal(done.error, null, String(done.error));
@@ -133,7 +133,7 @@ for (const name of samples()) {
     const rnd = mulberry32(name.length);
     serve(name, (n) => (n < 4 ? { frames: 1 + Math.floor(rnd() * 6), inside: rnd() < 0.5 ? 1 + Math.floor(rnd() * 60) : 0, how: rnd() < 0.5 ? 'end' : 'destroy' } : null));
     const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
-    const updates = await collect(client.sendMessage('hello'));
+    const updates = await collect(client.sendMessageStream('hello'));
     assert.ok(state.requests.length > 1, 'the run was resubscribed');
     const done = updates.at(-1);
     assert.deepEqual(done.result, JSON.parse(cliJSON(join(testdataDir, name))));
@@ -144,7 +144,7 @@ test('a connection that goes silent is given up after the idle timeout and resub
   serve('completed.sse', (n) => (n === 0 ? { frames: 5, how: 'stall' } : null));
   const resubs = [];
   const client = engine.client({ baseURL: `${base}/a2a`, idleTimeout: 300, ...fast, onResubscribe: (r) => resubs.push(r) });
-  const done = (await collect(client.sendMessage('hello'))).at(-1);
+  const done = (await collect(client.sendMessageStream('hello'))).at(-1);
   assert.equal(done.error, null, String(done.error));
   assert.equal(done.result.state, 'TASK_STATE_COMPLETED');
   assert.equal(resubs.length, 1);
@@ -157,7 +157,7 @@ test('the caller\'s AbortSignal ends the run truncated, with the reason as cause
   const ctl = new AbortController();
   const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
   const updates = [];
-  for await (const u of client.sendMessage('hello', { signal: ctl.signal })) {
+  for await (const u of client.sendMessageStream('hello', { signal: ctl.signal })) {
     updates.push(u);
     if (u.seq === 4 && !ctl.signal.aborted) setTimeout(() => ctl.abort(new Error('user left')), 50);
   }
@@ -172,7 +172,7 @@ test('a run that keeps dropping gives up after the retries, truncated with what 
   serve('completed.sse', () => ({ frames: 1, how: 'destroy' }));
   const resubs = [];
   const client = engine.client({ baseURL: `${base}/a2a`, retries: 3, ...fast, onResubscribe: (r) => resubs.push(r) });
-  const done = (await collect(client.sendMessage('hello'))).at(-1);
+  const done = (await collect(client.sendMessageStream('hello'))).at(-1);
   assert.ok(done.error instanceof TruncatedError, String(done.error));
   assert.equal(resubs.length, 3);
   assert.equal(state.requests.length, 4);
@@ -184,7 +184,7 @@ test('a refused resubscription ends the run truncated with the refusal as cause'
   serve('completed.sse', () => ({ frames: 2, how: 'end' }));
   state.refuse = true;
   const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
-  const done = (await collect(client.sendMessage('hello'))).at(-1);
+  const done = (await collect(client.sendMessageStream('hello'))).at(-1);
   assert.ok(done.error instanceof TruncatedError, String(done.error));
   assert.match(done.error.cause, /Task not found/);
   assert.equal(state.requests.length, 2);
@@ -194,7 +194,7 @@ test('an answer that is no event stream throws the server\'s error before any up
   serve('completed.sse', () => null);
   state.refuse = true;
   const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
-  await assert.rejects(collect(client.subscribe('task.gone')), (e) => e instanceof ServerError && e.code === 404);
+  await assert.rejects(collect(client.resubscribeTask('task.gone')), (e) => e instanceof ServerError && e.code === 404);
 });
 
 test('subscribe and JSON-RPC: the methods and Last-Event-ID, through a fetch-like function', async () => {
@@ -202,7 +202,7 @@ test('subscribe and JSON-RPC: the methods and Last-Event-ID, through a fetch-lik
   const seen = [];
   const myFetch = (url, init) => { seen.push(url); return fetch(url, init); };
   const client = engine.client({ baseURL: `${base}/rpc`, binding: 'jsonrpc', fetch: myFetch, ...fast });
-  const done = (await collect(client.subscribe('task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62', { lastEventId: '1' }))).at(-1);
+  const done = (await collect(client.resubscribeTask('task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62', { lastEventId: '1' }))).at(-1);
   assert.deepEqual(seen, [`${base}/rpc`, `${base}/rpc`]);
   const bodies = state.requests.map((r) => JSON.parse(r.body));
   assert.deepEqual(bodies.map((b) => [b.jsonrpc, b.method, b.params.id]), [
@@ -224,11 +224,11 @@ test('a signal aborted before the call makes no request; the run timeout ends a 
   const client = engine.client({ baseURL: `${base}/a2a`, ...fast });
   const ctl = new AbortController();
   ctl.abort(new Error('never mind'));
-  await assert.rejects(collect(client.sendMessage('hello', { signal: ctl.signal })), /never mind/);
+  await assert.rejects(collect(client.sendMessageStream('hello', { signal: ctl.signal })), /never mind/);
   assert.equal(state.requests.length, 0);
 
   const slow = engine.client({ baseURL: `${base}/a2a`, idleTimeout: -1, timeout: 400, ...fast });
-  const done = (await collect(slow.sendMessage('hello'))).at(-1);
+  const done = (await collect(slow.sendMessageStream('hello'))).at(-1);
   assert.ok(done.error instanceof TruncatedError, String(done.error));
   assert.match(done.error.cause, /exceeded its timeout/);
   assert.equal(done.error.lastEventId, '3');

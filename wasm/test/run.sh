@@ -3,7 +3,8 @@
 # checks that the bytes match (reproducible), checks what the module links,
 # runs the Go packages' tests compiled for wasip1 on wazero, type-checks
 # a2astream.d.ts, runs the Node tests of the wrapper (imports, size, results
-# byte for byte against the CLI) and the browser test in Debian's headless
+# byte for byte against the CLI, the Client against a fake server and
+# against the @a2a-js/sdk agent of the CLI's interop test) and the browser test in Debian's headless
 # Chromium (installed when missing), then packs the package and builds it
 # with webpack, Vite and esbuild, each bundle run in that Chromium. Every
 # step runs; the script fails at the end if any failed. BENCH=1 also runs
@@ -106,7 +107,8 @@ startGotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
 step "README.md's snippets under tsc --strict" node wasm/test/readme.mjs
-step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs
+step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs wasm/test/client.test.mjs
+step "the Client against the @a2a-js/sdk agent of cmd/a2astream/interop" node --test wasm/test/interop.test.mjs
 step "the npm tarball (npm pack --dry-run)" node --test wasm/test/pack.test.mjs
 step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs

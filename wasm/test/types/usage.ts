@@ -2,6 +2,7 @@
 // frontend-style use of the wrapper.
 import {
   A2AStream, Decoder, Update, Result, Citation, TruncatedError, InstanceDeadError, A2AStreamError,
+  Client, Reply, Run, Task, ServerError,
 } from '../../a2astream.js';
 
 export async function show(url: string): Promise<string> {
@@ -50,8 +51,34 @@ export function push(engine: A2AStream, chunks: Uint8Array[]): Update[] {
   return out;
 }
 
-export function pipe(engine: A2AStream, body: ReadableStream<Uint8Array>): ReadableStream<Update> {
-  return body.pipeThrough(engine.transform());
+export function pipe(engine: A2AStream, body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Update> {
+  void engine.updates(body, { signal, unit: 'utf16' });
+  return body.pipeThrough(engine.transform({ signal }));
+}
+
+// The whole task surface of a Client: send (streaming or not), get,
+// cancel, resubscribe, detach with a signal.
+export async function tasks(engine: A2AStream): Promise<string> {
+  const client: Client = engine.client({ baseURL: 'https://host/a2a?api_key=K', binding: 'jsonrpc' });
+  const sent: Reply = await client.sendMessage({ text: 'Hello', contextId: 'c1' });
+  const task: Task | null = sent.task;
+  console.log(sent.message?.messageId, task?.status.state, sent.result.answer?.text);
+  const stop = new AbortController();
+  const run: Run = client.sendMessageStream('Summarise', { signal: stop.signal });
+  for await (const u of run) {
+    if (u.kind === 'state' && u.state === 'TASK_STATE_WORKING') {
+      const after: Reply = await run.cancel();
+      console.log(after.result.state, run.taskId, run.lastEventId);
+    }
+  }
+  const got = await client.getTask(run.taskId, { historyLength: 0, signal: stop.signal });
+  try {
+    await client.cancelTask(got.task?.id ?? '');
+  } catch (e) {
+    if (e instanceof ServerError && e.code === 409) console.log(e.reason);
+  }
+  for await (const u of client.resubscribeTask(run.taskId, { lastEventId: run.lastEventId })) if (u.kind === 'done') return u.result.state;
+  return '';
 }
 
 export async function raw(bytes: Uint8Array): Promise<number> {

@@ -1,0 +1,467 @@
+// The Client's whole task surface against a fake A2A server, over REST and
+// JSON-RPC: sendMessage (message:send), getTask and cancelTask, whose
+// result documents are what the CLI's --json makes of the same task;
+// sendMessageStream's AbortSignal detaches without cancelling the task, and
+// run.cancel() cancels it and reads on to CANCELED; engine.updates() and
+// engine.transform() take a signal; resubscription tells a refusal from a
+// transient failure, for every status of the rule; a base URL keeps its
+// query string and no message echoes it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, ServerError, TruncatedError } from 'a2astream';
+import { samples, tool, testdataDir } from './helpers.mjs';
+
+const engine = await load();
+const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
+const work = mkdtempSync(join(tmpdir(), 'a2astream-client-'));
+
+// cliJSON returns a2astream --json of the stream bytes.
+function cliJSON(bytes) {
+  const path = join(work, `in-${Math.random().toString(36).slice(2)}.sse`);
+  writeFileSync(path, bytes);
+  try {
+    return JSON.parse(execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  } catch (e) {
+    if (typeof e.stdout === 'string' && e.stdout !== '') return JSON.parse(e.stdout);
+    throw e;
+  }
+}
+
+// frames splits a recorded stream after each blank line.
+function frames(bytes) {
+  const out = [];
+  let start = 0;
+  for (let i = 0; i + 1 < bytes.length; i++) {
+    if (bytes[i] === 10 && bytes[i + 1] === 10) { out.push(bytes.subarray(start, i + 2)); start = i + 2; i++; }
+  }
+  if (start < bytes.length) out.push(bytes.subarray(start));
+  return out;
+}
+const text = (b) => Buffer.from(b).toString('utf8');
+const idOf = (f) => /^id: ?(.*)$/m.exec(text(f))?.[1];
+const dataOf = (f) => { const m = /^data: ?(.*)$/m.exec(text(f)); return m ? JSON.parse(m[1]) : {}; };
+
+// The task the task calls answer with: the citations sample's task with
+// its sealed answer artifact (text, citations, cited data parts).
+const citations = frames(readFileSync(join(testdataDir, 'citations.sse')));
+const sealed = citations.map(dataOf).find((d) => d.artifactUpdate?.lastChunk && !d.artifactUpdate.artifact.metadata);
+const first = dataOf(citations[0]).task;
+const doneTask = { id: first.id, contextId: first.contextId, status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [sealed.artifactUpdate.artifact], history: [] };
+const workingTask = { ...doneTask, status: { state: 'TASK_STATE_WORKING' } };
+const canceledTask = { ...doneTask, status: { state: 'TASK_STATE_CANCELED' } };
+const directMessage = { messageId: 'm1', role: 'ROLE_AGENT', parts: [{ text: 'Bonjour, Jørgensen 🦶' }] };
+const taskEvent = (task) => Buffer.from(`data: ${JSON.stringify({ task })}\n\n`);
+
+const taskNotFound = { code: 404, status: 'NOT_FOUND', message: 'Task not found.', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }] };
+const notCancelable = { code: 409, status: 'FAILED_PRECONDITION', message: 'Task is already completed.', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org' }] };
+
+// The fake server: REST under /a2a (also /a2a?api_key=K), JSON-RPC at /rpc.
+// Streams serve state.frames from Last-Event-ID as resume.test.mjs does,
+// ending connection n as state.plan(n) says; state.answer(op, n) may answer
+// a request instead ({status, headers, body}); state.task is what the task
+// calls return. A cancel while a stream is open writes the CANCELED status
+// to it and ends it, as a server does.
+let server, base;
+const state = {};
+function reset(over = {}) {
+  Object.assign(state, {
+    frames: frames(readFileSync(join(testdataDir, 'completed.sse'))), plan: () => null, answer: () => null,
+    task: doneTask, reply: { task: doneTask }, requests: [], streams: 0, open: null,
+  }, over);
+}
+
+function operation(req, body) {
+  const path = new URL(req.url, 'http://x').pathname;
+  if (path === '/rpc') {
+    const m = JSON.parse(body).method;
+    return { SendMessage: 'send', SendStreamingMessage: 'stream', GetTask: 'get', CancelTask: 'cancel', SubscribeToTask: 'subscribe' }[m];
+  }
+  if (path.endsWith('/message:send')) return 'send';
+  if (path.endsWith('/message:stream')) return 'stream';
+  if (path.endsWith(':cancel')) return 'cancel';
+  if (path.endsWith(':subscribe')) return 'subscribe';
+  return 'get';
+}
+
+// json answers with doc or error: REST with status, JSON-RPC with 200 and
+// an envelope, as JSON-RPC servers do.
+function json(res, rpcID, status, doc, error) {
+  res.writeHead(rpcID === undefined ? status : 200, { 'content-type': 'application/json' });
+  if (rpcID === undefined) res.end(JSON.stringify(error ? { error } : doc));
+  else res.end(JSON.stringify(error ? { jsonrpc: '2.0', id: rpcID, error } : { jsonrpc: '2.0', id: rpcID, result: doc }));
+}
+
+before(async () => {
+  reset();
+  server = createServer(async (req, res) => {
+    let body = '';
+    for await (const c of req) body += c;
+    const op = operation(req, body);
+    const rpcID = req.url.startsWith('/rpc') ? JSON.parse(body).id : undefined;
+    const n = state.requests.length;
+    state.requests.push({ op, method: req.method, url: req.url, headers: req.headers, body });
+    const a = state.answer(op, n);
+    if (a) { res.writeHead(a.status, a.headers ?? {}); res.end(a.body ?? ''); return; }
+    switch (op) {
+      case 'send': return json(res, rpcID, 200, state.reply);
+      case 'get': return json(res, rpcID, state.task ? 200 : 404, state.task, state.task ? null : (rpcID === undefined ? taskNotFound : { code: -32001, message: 'Task not found' }));
+      case 'cancel': return cancel(res, rpcID);
+      default: return stream(req, res, op);
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => { server.closeAllConnections(); server.close(); });
+
+function cancel(res, rpcID) {
+  if (!state.open) return json(res, rpcID, 409, null, rpcID === undefined ? notCancelable : { code: -32002, message: 'Task cannot be canceled' });
+  const { res: s, next } = state.open;
+  const { id: taskId, contextId } = dataOf(state.frames[0]).task;
+  const id = idOf(state.frames[next - 1]) ?? '0';
+  s.write(`id: ${Number(id) + 1}\ndata: ${JSON.stringify({ statusUpdate: { taskId, contextId, status: { state: 'TASK_STATE_CANCELED' } } })}\n\n`);
+  s.end();
+  state.open = null;
+  json(res, rpcID, 200, { ...canceledTask, id: taskId, contextId });
+}
+
+function stream(req, res, op) {
+  const n = state.streams++;
+  let from = 0;
+  if (op === 'subscribe') {
+    const last = req.headers['last-event-id'];
+    from = last === undefined ? 0 : state.frames.findIndex((f) => idOf(f) === last) + 1;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  res.flushHeaders();
+  const p = state.plan(n);
+  const stop = p === null ? state.frames.length : Math.min(from + p.frames, state.frames.length);
+  for (let i = from; i < stop; i++) res.write(state.frames[i]);
+  if (p === null || stop === state.frames.length) { res.end(); return; }
+  if (p.how === 'end') res.end();
+  else if (p.how === 'destroy') setTimeout(() => res.destroy(), 20);
+  else state.open = { res, next: stop }; // 'stall': open and silent
+}
+
+async function collect(iter) {
+  const out = [];
+  for await (const u of iter) out.push(u);
+  return out;
+}
+
+const fast = { retryDelay: -1 };
+const bindings = [['REST', () => ({ baseURL: `${base}/a2a`, ...fast })], ['JSON-RPC', () => ({ baseURL: `${base}/rpc`, binding: 'jsonrpc', ...fast })]];
+
+for (const [name, opts] of bindings) {
+  test(`${name}: sendMessage (message:send) returns the task and its result document, as --json reads the task`, async () => {
+    reset();
+    const client = engine.client(opts());
+    const reply = await client.sendMessage({ text: 'Résume', contextId: 'ctx.1' });
+    assert.deepEqual(reply.result, cliJSON(taskEvent(doneTask)));
+    assert.equal(reply.result.answer.citations.length, 5);
+    assert.deepEqual(reply.task, doneTask);
+    assert.equal(reply.message, null);
+    const [r] = state.requests;
+    assert.equal(r.op, 'send');
+    assert.equal(r.method, 'POST');
+    assert.equal(r.headers.accept, 'application/json');
+    const sent = name === 'REST' ? JSON.parse(r.body) : JSON.parse(r.body).params;
+    assert.deepEqual(sent.message.parts, [{ text: 'Résume' }]);
+    assert.equal(sent.message.contextId, 'ctx.1');
+    if (name === 'REST') assert.equal(r.url, '/a2a/message:send');
+  });
+
+  test(`${name}: sendMessage answered by a direct message returns the message`, async () => {
+    reset({ reply: { message: directMessage } });
+    const reply = await engine.client(opts()).sendMessage('Salut');
+    assert.deepEqual(reply.message, directMessage);
+    assert.equal(reply.task, null);
+    assert.equal(reply.result.message.text, 'Bonjour, Jørgensen 🦶');
+    assert.deepEqual(reply.result, cliJSON(Buffer.from(`data: ${JSON.stringify({ message: directMessage })}\n\n`)));
+  });
+
+  test(`${name}: getTask returns the raw task and the result document the core builds (a finished and a running task)`, async () => {
+    reset();
+    const client = engine.client(opts());
+    const done = await client.getTask(doneTask.id, { historyLength: 2 });
+    assert.deepEqual(done.task, doneTask);
+    assert.deepEqual(done.result, cliJSON(taskEvent(doneTask)));
+    assert.equal(done.result.answer.text, sealed.artifactUpdate.artifact.parts[0].text);
+    const [r] = state.requests;
+    if (name === 'REST') {
+      assert.equal(r.method, 'GET');
+      assert.equal(r.url, `/a2a/tasks/${encodeURIComponent(doneTask.id)}?historyLength=2`);
+    } else {
+      assert.deepEqual(JSON.parse(r.body).params, { id: doneTask.id, historyLength: 2 });
+    }
+    state.task = workingTask;
+    const running = await client.getTask(doneTask.id);
+    assert.equal(running.result.state, 'TASK_STATE_WORKING');
+    assert.equal(running.result.error, null);
+    assert.equal(running.result.artifacts[0].text, sealed.artifactUpdate.artifact.parts[0].text);
+    if (name === 'REST') assert.equal(state.requests[1].url, `/a2a/tasks/${encodeURIComponent(doneTask.id)}`);
+  });
+
+  test(`${name}: getTask of an unknown task throws the server's error`, async () => {
+    reset({ task: null });
+    await assert.rejects(engine.client(opts()).getTask('task.gone'), (e) => {
+      assert.ok(e instanceof ServerError, String(e));
+      if (name === 'REST') assert.equal(e.reason, 'TASK_NOT_FOUND');
+      else assert.equal(e.code, -32001);
+      return true;
+    });
+  });
+
+  test(`${name}: cancelTask of a finished task throws the server's typed error with its reason`, async () => {
+    reset();
+    await assert.rejects(engine.client(opts()).cancelTask(doneTask.id), (e) => {
+      assert.ok(e instanceof ServerError, String(e));
+      if (name === 'REST') { assert.equal(e.code, 409); assert.equal(e.reason, 'TASK_NOT_CANCELABLE'); } else assert.equal(e.code, -32002);
+      return true;
+    });
+    const [r] = state.requests;
+    if (name === 'REST') {
+      assert.equal(r.url, `/a2a/tasks/${encodeURIComponent(doneTask.id)}:cancel`);
+      assert.equal(r.body, '{}');
+    } else {
+      assert.deepEqual(JSON.parse(r.body).params, { id: doneTask.id });
+    }
+  });
+
+  test(`${name}: run.cancel() cancels a running stream, which reads on to CANCELED; the cancel returns the task`, async () => {
+    reset({ plan: () => ({ frames: 5, how: 'stall' }) });
+    const client = engine.client(opts());
+    const run = client.sendMessageStream('hello');
+    const updates = [];
+    let reply = null;
+    for await (const u of run) {
+      updates.push(u);
+      if (u.seq === 5 && !reply) reply = await run.cancel();
+    }
+    const streamed = dataOf(state.frames[0]).task;
+    assert.equal(run.taskId, streamed.id);
+    assert.equal(reply.result.state, 'TASK_STATE_CANCELED');
+    assert.deepEqual(reply.task, { ...canceledTask, id: streamed.id, contextId: streamed.contextId });
+    if (name === 'REST') assert.equal(state.requests[1].url, `/a2a/tasks/${encodeURIComponent(streamed.id)}:cancel`);
+    else assert.deepEqual(JSON.parse(state.requests[1].body).params, { id: streamed.id });
+    const done = updates.at(-1);
+    assert.equal(done.error, null, String(done.error));
+    assert.equal(done.result.state, 'TASK_STATE_CANCELED');
+    assert.deepEqual(updates.filter((u) => u.kind === 'state').map((u) => u.state).at(-1), 'TASK_STATE_CANCELED');
+    assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'cancel']);
+  });
+
+  test(`${name}: the AbortSignal detaches without cancelling: the task goes on, and resubscribeTask reads the rest`, async () => {
+    reset({ plan: (n) => (n === 0 ? { frames: 4, how: 'stall' } : null) });
+    const client = engine.client(opts());
+    const ctl = new AbortController();
+    const run = client.sendMessageStream('hello', { signal: ctl.signal });
+    const updates = [];
+    for await (const u of run) {
+      updates.push(u);
+      if (u.seq === 4 && !ctl.signal.aborted) ctl.abort(new Error('user left'));
+    }
+    const cut = updates.at(-1);
+    assert.ok(cut.error instanceof TruncatedError, String(cut.error));
+    assert.match(cut.error.cause, /user left/);
+    assert.equal(run.lastEventId, '4');
+    assert.ok(!state.requests.some((r) => r.op === 'cancel'), 'no cancel was sent');
+    const rest = await collect(client.resubscribeTask(run.taskId, { lastEventId: run.lastEventId }));
+    assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'subscribe']);
+    assert.equal(state.requests[1].headers['last-event-id'], '4');
+    const whole = cliJSON(Buffer.concat(state.frames));
+    assert.equal(rest.at(-1).result.state, whole.state);
+    assert.equal(rest.at(-1).result.answer.text, whole.answer.text);
+  });
+}
+
+test('run.cancel() before the task id is known is a UsageError; a run knows the id it resubscribes to', async () => {
+  reset();
+  const client = engine.client({ baseURL: `${base}/a2a` });
+  const run = client.sendMessageStream('hello');
+  assert.equal(run.taskId, '');
+  await assert.rejects(run.cancel(), { name: 'UsageError' });
+  await run.return();
+  assert.equal(client.resubscribeTask('task.x').taskId, 'task.x');
+});
+
+test('engine.updates() with a signal: an abort ends the run truncated with its reason and cancels the body', async () => {
+  const bytes = readFileSync(join(testdataDir, 'completed.sse'));
+  const parts = frames(bytes);
+  let cancelled = null;
+  const body = new ReadableStream({
+    start(ctl) { for (const f of parts.slice(0, 5)) ctl.enqueue(f); }, // then silence
+    cancel(reason) { cancelled = reason; },
+  });
+  const ctl = new AbortController();
+  const updates = [];
+  for await (const u of engine.updates(body, { signal: ctl.signal })) {
+    updates.push(u);
+    if (u.seq === 5 && !ctl.signal.aborted) setTimeout(() => ctl.abort(new Error('page closed')), 10);
+  }
+  const done = updates.at(-1);
+  assert.ok(done.error instanceof TruncatedError, String(done.error));
+  assert.match(done.error.cause, /page closed/);
+  assert.equal(done.error.lastEventId, '5');
+  assert.match(String(cancelled?.message), /page closed/);
+
+  // An async iterable that never yields again is left too.
+  async function* stalled() { yield parts[0]; await new Promise(() => {}); }
+  const ctl2 = new AbortController();
+  setTimeout(() => ctl2.abort(new Error('gone')), 20);
+  const last = (await collect(engine.updates(stalled(), { signal: ctl2.signal }))).at(-1);
+  assert.match(last.error.cause, /gone/);
+
+  const aborted = AbortSignal.abort(new Error('never'));
+  await assert.rejects(collect(engine.updates(new Response(bytes, { headers: { 'content-type': 'text/event-stream' } }), { signal: aborted })), /never/);
+});
+
+test('engine.transform() with a signal: an abort ends the run truncated and closes the readable side', async () => {
+  const parts = frames(readFileSync(join(testdataDir, 'completed.sse')));
+  let cancelled = false;
+  const source = new ReadableStream({
+    start(ctl) { for (const f of parts.slice(0, 3)) ctl.enqueue(f); },
+    cancel() { cancelled = true; },
+  });
+  const ctl = new AbortController();
+  const updates = [];
+  for await (const u of source.pipeThrough(engine.transform({ signal: ctl.signal }))) {
+    updates.push(u);
+    if (u.seq === 3 && !ctl.signal.aborted) setTimeout(() => ctl.abort(new Error('tab hidden')), 10);
+  }
+  const done = updates.at(-1);
+  assert.equal(done.kind, 'done');
+  assert.ok(done.error instanceof TruncatedError, String(done.error));
+  assert.match(done.error.cause, /tab hidden/);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.ok(cancelled, 'the source was cancelled');
+});
+
+// The resubscription rule, status by status: the first resubscription is
+// answered so, the next one streams the rest.
+const refusals = [
+  ['400', { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'Bad task id' } }) }, /Bad task id/],
+  ['401', { status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 401, status: 'UNAUTHENTICATED', message: 'Token expired' } }) }, /Token expired/],
+  ['403', { status: 403, headers: { 'content-type': 'text/plain' }, body: 'forbidden' }, /HTTP 403/],
+  ['404', { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: taskNotFound }) }, /Task not found/],
+  ['409', { status: 409, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: notCancelable }) }, /already completed/],
+  ['200 with an A2A error naming the task (TASK_NOT_FOUND)', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: taskNotFound }) }, /Task not found/],
+  ['200 with a JSON-RPC TaskNotFoundError (-32001)', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Task not found' } }) }, /Task not found/],
+];
+const transients = [
+  ...[408, 425, 429, 500, 502, 503, 504].map((s) => [String(s), { status: s, headers: { 'content-type': 'text/plain' }, body: 'busy' }]),
+  ['503 with an A2A error document', { status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 503, status: 'UNAVAILABLE', message: 'Overloaded' } }) }],
+  ['200 text/html (a proxy\'s page)', { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Please wait</p>' }],
+  ['200 application/json that is no error document', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' }],
+];
+
+for (const [label, answer, want] of refusals) {
+  test(`a resubscription refused with ${label} ends the run truncated with the refusal as its cause`, async () => {
+    reset({ plan: () => ({ frames: 3, how: 'end' }), answer: (op) => (op === 'subscribe' ? answer : null) });
+    const done = (await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).sendMessageStream('hello'))).at(-1);
+    assert.ok(done.error instanceof TruncatedError, String(done.error));
+    assert.match(done.error.cause, want);
+    assert.equal(done.error.lastEventId, '3');
+    assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'subscribe']);
+  });
+}
+
+for (const [label, answer] of transients) {
+  test(`a resubscription answered with ${label} is tried again, and the run completes equal to --json`, async () => {
+    let refused = 0;
+    reset({ plan: (n) => (n === 0 ? { frames: 3, how: 'end' } : null), answer: (op) => (op === 'subscribe' && refused++ < 2 ? answer : null) });
+    const resubs = [];
+    const client = engine.client({ baseURL: `${base}/a2a`, ...fast, onResubscribe: (r) => resubs.push(r) });
+    const done = (await collect(client.sendMessageStream('hello'))).at(-1);
+    assert.equal(done.error, null, String(done.error));
+    assert.deepEqual(done.result, cliJSON(Buffer.concat(state.frames)));
+    assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'subscribe', 'subscribe', 'subscribe']);
+    assert.equal(resubs.length, 3);
+    assert.ok(resubs[1].error, 'the failure is reported');
+  });
+}
+
+test('transient failures use up the retries: the run ends truncated with the last failure as its cause', async () => {
+  reset({ plan: () => ({ frames: 3, how: 'end' }), answer: (op) => (op === 'subscribe' ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'busy' } : null) });
+  const done = (await collect(engine.client({ baseURL: `${base}/a2a`, retries: 3, ...fast }).sendMessageStream('hello'))).at(-1);
+  assert.ok(done.error instanceof TruncatedError, String(done.error));
+  assert.match(done.error.cause, /HTTP 503/);
+  assert.equal(state.requests.length, 4);
+});
+
+test('Retry-After is honoured (seconds or a date), capped by maxRetryDelay', async () => {
+  for (const [value, cap, want] of [['1', 200, 200], ['0', 30_000, 0], [new Date(Date.now() + 120_000).toUTCString(), 150, 150]]) {
+    let refused = 0;
+    reset({
+      plan: (n) => (n === 0 ? { frames: 3, how: 'end' } : null),
+      answer: (op) => (op === 'subscribe' && refused++ < 1 ? { status: 429, headers: { 'content-type': 'text/plain', 'retry-after': value } } : null),
+    });
+    const resubs = [];
+    const started = Date.now();
+    const client = engine.client({ baseURL: `${base}/a2a`, retryDelay: 5, jitter: -1, maxRetryDelay: cap, onResubscribe: (r) => resubs.push(r) });
+    const done = (await collect(client.sendMessageStream('hello'))).at(-1);
+    assert.equal(done.error, null, String(done.error));
+    assert.deepEqual(resubs.map((r) => r.delay), [5, want], `Retry-After: ${value}`);
+    assert.ok(Date.now() - started >= want, 'the wait was waited');
+  }
+});
+
+test('a base URL with a query string keeps it on every call (REST paths appended to its path, JSON-RPC posts to it)', async () => {
+  reset({ plan: (n) => (n === 0 ? { frames: 3, how: 'end' } : null) });
+  const rest = engine.client({ baseURL: `${base}/a2a/?api_key=K%2B1`, ...fast });
+  await collect(rest.sendMessageStream('hello'));
+  await rest.sendMessage('hello');
+  await rest.getTask(doneTask.id, { historyLength: 1 });
+  const id = encodeURIComponent(doneTask.id), streamed = encodeURIComponent(dataOf(state.frames[0]).task.id);
+  assert.deepEqual(state.requests.map((r) => r.url), [
+    '/a2a/message:stream?api_key=K%2B1', `/a2a/tasks/${streamed}:subscribe?api_key=K%2B1`, '/a2a/message:send?api_key=K%2B1',
+    `/a2a/tasks/${id}?api_key=K%2B1&historyLength=1`]);
+  reset();
+  const rpc = engine.client({ baseURL: `${base}/rpc?api_key=K#frag`, binding: 'jsonrpc', ...fast });
+  await rpc.getTask(doneTask.id);
+  await collect(rpc.resubscribeTask(doneTask.id));
+  assert.deepEqual(state.requests.map((r) => r.url), ['/rpc?api_key=K', '/rpc?api_key=K']);
+});
+
+test('no error message echoes a base URL\'s query string or userinfo', async () => {
+  const secret = /s3cr3t|hunter2|alice/;
+  // fetch refuses a URL with credentials, quoting it; a refused port fails to connect.
+  for (const baseURL of [`http://alice:hunter2@127.0.0.1:${server.address().port}/a2a?api_key=s3cr3t`, 'http://127.0.0.1:1/a2a?api_key=s3cr3t']) {
+    const client = engine.client({ baseURL, retries: -1 });
+    for (const call of [() => client.getTask('t1'), () => client.sendMessage('x'), () => client.cancelTask('t1'), () => collect(client.sendMessageStream('x'))]) {
+      await assert.rejects(call(), (e) => {
+        for (let c = e; c; c = c.cause) assert.doesNotMatch(String(c.message ?? c), secret);
+        return true;
+      });
+    }
+  }
+  // A cause that quotes a URL, as a fetch wrapper's error may: redacted.
+  reset({ plan: () => ({ frames: 3, how: 'end' }) });
+  let calls = 0;
+  const leaky = (url, init) => (calls++ === 0 ? fetch(url, init) : Promise.reject(new Error(`GET ${url} failed`)));
+  const done = (await collect(engine.client({ baseURL: `${base}/a2a?api_key=s3cr3t`, fetch: leaky, retries: 1, ...fast }).sendMessageStream('x'))).at(-1);
+  assert.ok(done.error instanceof TruncatedError);
+  assert.match(done.error.cause, /a2a\/tasks\/.*:subscribe\?…/);
+  assert.doesNotMatch(done.error.cause, secret);
+  assert.doesNotMatch(done.error.message, secret);
+
+  // A failed read of a body, and the response a caller's own request gave.
+  const body = new ReadableStream({ pull(c) { c.error(new Error('reading https://bob:hunter2@h/a2a?api_key=s3cr3t failed')); } });
+  const cut = (await collect(engine.updates(body))).at(-1);
+  assert.match(cut.error.cause, /reading https:\/\/…@h\/a2a\?… failed/);
+  await assert.rejects(collect(engine.client({ baseURL: base }).open(Promise.reject(new TypeError('Failed to fetch https://h/?api_key=s3cr3t')))),
+    (e) => e instanceof TypeError && e.message === 'Failed to fetch https://h/?…');
+});
+
+test('every sample through sendMessageStream equals --json (the rename keeps the streaming call)', async () => {
+  for (const name of samples()) {
+    reset({ frames: frames(readFileSync(join(testdataDir, name))) });
+    const done = (await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).sendMessageStream('hello'))).at(-1);
+    assert.deepEqual(done.result, cliJSON(readFileSync(join(testdataDir, name))), name);
+  }
+});
