@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, ServerError, TruncatedError } from 'a2astream';
-import { samples, tool, testdataDir } from './helpers.mjs';
+import { mulberry32, samples, tool, testdataDir } from './helpers.mjs';
 
 const engine = await load();
 const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
@@ -143,6 +143,7 @@ function stream(req, res, op) {
   const stop = p === null ? state.frames.length : Math.min(from + p.frames, state.frames.length);
   for (let i = from; i < stop; i++) res.write(state.frames[i]);
   if (p === null || stop === state.frames.length) { res.end(); return; }
+  if (p.inside) res.write(state.frames[stop].subarray(0, p.inside));
   if (p.how === 'end') res.end();
   else if (p.how === 'destroy') setTimeout(() => res.destroy(), 20);
   else state.open = { res, next: stop }; // 'stall': open and silent
@@ -464,4 +465,54 @@ test('every sample through sendMessageStream equals --json (the rename keeps the
     const done = (await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).sendMessageStream('hello'))).at(-1);
     assert.deepEqual(done.result, cliJSON(readFileSync(join(testdataDir, name))), name);
   }
+});
+
+// A soak: every connection of a run meets a fault drawn at random (a clean
+// end or a reset at an event boundary or inside an event, a stall past the
+// idle timeout, or a resubscription answered with 502 text/html, 503 with
+// Retry-After: 0, 429 or 504); every run must complete equal to the uncut
+// run's --json, and the live text of its answer must be the answer once.
+test('soak: 200 runs with a random fault on every connection complete equal to --json', async () => {
+  const rnd = mulberry32(31);
+  const names = samples(), want = {};
+  for (const name of names) want[name] = cliJSON(readFileSync(join(testdataDir, name)));
+  const busy = [
+    { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad gateway</html>' },
+    { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: 'busy' },
+    { status: 429, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Slow down' } }) },
+    { status: 504, headers: {}, body: '' },
+  ];
+  let faults = 0;
+  // The first fetch of the process loads Node's HTTP client, which may take
+  // longer than the idle timeout on a loaded machine.
+  reset();
+  await (await fetch(`${base}/a2a/tasks/warm`)).arrayBuffer();
+  for (let i = 0; i < 200; i++) {
+    const name = names[i % names.length];
+    const kinds = ['end', 'destroy', 'end', 'destroy', 'stall'];
+    reset({
+      frames: frames(readFileSync(join(testdataDir, name))),
+      plan: () => {
+        const how = kinds[Math.floor(rnd() * kinds.length)];
+        return { frames: 1 + Math.floor(rnd() * 8), inside: rnd() < 0.5 ? 1 + Math.floor(rnd() * 50) : 0, how };
+      },
+      answer: (op) => (op === 'subscribe' && rnd() < 0.3 ? busy[Math.floor(rnd() * busy.length)] : null),
+    });
+    const client = engine.client({ baseURL: `${base}/a2a`, retries: 100, retryDelay: -1, idleTimeout: 150 });
+    const updates = await collect(client.sendMessageStream('hello'));
+    const done = updates.at(-1);
+    assert.equal(done.error, null, `run ${i} (${name}): ${done.error}`);
+    assert.deepEqual(done.result, want[name], `run ${i} (${name})`);
+    if (done.result.answer) {
+      let live = '';
+      for (const u of updates) {
+        if (u.artifact?.id !== done.result.answer.artifactId) continue;
+        if (u.kind === 'text') live += u.text;
+        else if (u.kind === 'replaced') live = u.text;
+      }
+      assert.equal(live, done.result.answer.text, `run ${i} (${name}): the live text`);
+    }
+    faults += state.requests.length - 1;
+  }
+  assert.ok(faults > 400, `${faults} resubscriptions`);
 });
