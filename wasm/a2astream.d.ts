@@ -365,7 +365,7 @@ export interface Resubscription {
   taskId: string;
   /** The Last-Event-ID sent; "" when none. */
   lastEventId: string;
-  /** Why the connection ended (a reset, the idle timeout, a failed request); null when the server ended it. */
+  /** Why the connection ended (a reset, the idle timeout, a failed request, a busy server's answer); null when the server ended it. */
   error: unknown;
 }
 

@@ -4,7 +4,8 @@
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -o wasm/a2astream.wasm ./wasm
 //
 // The host calls _initialize once, then the exports of exports_wasip1.go.
-// They form a small linear-memory ABI, driven by a2astream.js:
+// They form a small linear-memory ABI, driven by engine.js (the package's
+// JavaScript; records.js reads the records):
 //
 //	a2a_input(n) ptr            a buffer of at least n bytes for the next input
 //	a2a_new(flags, unit, maxEvent, maxArtifact) h
