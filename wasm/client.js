@@ -82,7 +82,7 @@ export class Client {
    * returns the reply: the task (or the direct message) and its result
    * document. A server error is thrown as its A2AStreamError.
    */
-  sendMessage(message, call = {}) {
+  async sendMessage(message, call = {}) {
     return this.#call(this.#request('send', { message: userMessage(message) }), 'send', call);
   }
 
@@ -104,7 +104,9 @@ export class Client {
    * document, built by the same core as a stream's: state, status message,
    * answer, thinking, artifacts, usage, citations.
    */
-  getTask(taskId, call = {}) {
+  async getTask(taskId, call = {}) {
+    const n = call.historyLength;
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0)) throw new TypeError(`historyLength is a whole number >= 0, not ${n}`);
     return this.#call(this.#request('get', { id: taskId, historyLength: call.historyLength }), 'task', call);
   }
 
@@ -114,7 +116,7 @@ export class Client {
    * task that already ended is the server's ServerError (REST: code 409,
    * with its reason, such as TASK_NOT_CANCELABLE).
    */
-  cancelTask(taskId, call = {}) {
+  async cancelTask(taskId, call = {}) {
     return this.#call(this.#request('cancel', { id: taskId }), 'task', call);
   }
 

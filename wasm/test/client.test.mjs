@@ -206,6 +206,9 @@ for (const [name, opts] of bindings) {
     assert.equal(running.result.error, null);
     assert.equal(running.result.artifacts[0].text, sealed.artifactUpdate.artifact.parts[0].text);
     if (name === 'REST') assert.equal(state.requests[1].url, `/a2a/tasks/${encodeURIComponent(doneTask.id)}`);
+    await assert.rejects(client.getTask(doneTask.id, { historyLength: -1 }), TypeError);
+    await assert.rejects(client.getTask(''), TypeError);
+    assert.equal(state.requests.length, 2, 'no request for a bad argument');
   });
 
   test(`${name}: getTask of an unknown task throws the server's error`, async () => {
