@@ -360,7 +360,7 @@ export interface Resubscription {
   /** 1-based number of the resubscription in the run. */
   attempt: number;
   retries: number;
-  /** The backoff in ms waited before it. */
+  /** The wait in ms before it: the backoff, or the Retry-After of the last answer when longer (capped by maxRetryDelay). */
   delay: number;
   taskId: string;
   /** The Last-Event-ID sent; "" when none. */
@@ -453,10 +453,11 @@ export interface Run extends AsyncGenerator<Update, void, undefined> {
  * stalls or ends before the run did is resubscribed with the task id and
  * Last-Event-ID: its updates are one uncut run, ending with "done". A
  * resubscription answered with 408, 425, 429, 500, 502, 503 or 504, or
- * with a 2xx that is no event stream, is tried again (after the backoff or
- * the Retry-After, capped by maxRetryDelay); any other answer, and an A2A
- * error naming the task as gone (TASK_NOT_FOUND), ends the run truncated
- * with that error as the cause.
+ * with a 2xx that is no event stream, is tried again (after the backoff, or
+ * longer when its Retry-After asks, up to maxRetryDelay); any other answer
+ * (a REST error document's code counts as its status), and an A2A error
+ * naming the task as gone (TASK_NOT_FOUND), ends the run truncated with
+ * that error as the cause.
  */
 export class Client {
   private constructor();

@@ -20,7 +20,7 @@ class IdleTimeoutError extends Error { constructor(ms) { super(`No data received
 
 // Answered is how a connection failed when the server answered with no
 // event stream: the error it gave, the HTTP status and the wait its
-// Retry-After asked for (ms, -1 for none). Only the error leaves the run.
+// Retry-After asked for (ms, 0 for none). Only the error leaves the run.
 class Answered {
   constructor(error, resp) {
     this.error = error;
@@ -270,9 +270,9 @@ export class Client {
       }
       dec = engine.decoder(o);
       track.dec = dec;
-      // serverWait is the wait a refused resubscription's Retry-After
-      // asked for (ms), -1 when none.
-      let attempts = 0, delay = o.retryDelay, cause = null, serverWait = -1;
+      // serverWait is the wait the last answer's Retry-After asked for
+      // (ms; 0 when none): the backoff is at least that, up to its cap.
+      let attempts = 0, delay = o.retryDelay, cause = null, serverWait = 0;
       for (;;) {
         if (conn && !conn.resp.body) { conn.done(); conn = null; }
         if (conn) {
@@ -307,8 +307,8 @@ export class Client {
         let wait = delay;
         delay = Math.min(2 * delay, o.maxRetryDelay);
         if (wait > 0 && o.jitter > 0) wait -= Math.random() * o.jitter * wait;
-        if (serverWait >= 0) wait = Math.min(serverWait, o.maxRetryDelay);
-        serverWait = -1;
+        wait = Math.max(wait, Math.min(serverWait, o.maxRetryDelay));
+        serverWait = 0;
         o.onResubscribe?.({ attempt: attempts, retries: o.retries, delay: wait, taskId: st.taskId, lastEventId: st.lastEventId, error: cause });
         if (wait > 0 && !(await sleep(wait, run.signal))) { cause = run.signal.reason; break; }
         yield* dec.resume();
@@ -322,7 +322,7 @@ export class Client {
           const answered = e instanceof Answered ? e : null;
           cause = answered ? answered.error : e;
           if (run.signal.aborted || !retryable(answered?.error, answered ? answered.status : 0)) break;
-          serverWait = answered ? answered.wait : -1;
+          serverWait = answered ? answered.wait : 0;
         }
       }
       yield* (cause && !dec._ended() ? dec.fail(causeText(cause)) : dec.end());

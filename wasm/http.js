@@ -66,25 +66,30 @@ const transientStatus = new Set([408, 425, 429, 500, 502, 503, 504]);
  * came, for 408, 425, 429, 500, 502, 503 and 504, and for a 2xx that is not
  * an event stream (a proxy's page); it ends the run for an A2A error that
  * names the task as gone (TASK_NOT_FOUND, or JSON-RPC's -32001) whatever
- * the status, and for any other status (400, 401, 403, 404, 409…).
+ * the status, and for any other status (400, 401, 403, 404, 409…). A REST
+ * error document's code is an HTTP status: it counts as the status, also
+ * when the document came with a 200.
  */
 export function retryable(err, status) {
-  if (err?.reason === 'TASK_NOT_FOUND' || (err?.binding === 'JSON-RPC' && err?.code === -32001)) return false;
+  if (err?.type === 'api') {
+    if (err.reason === 'TASK_NOT_FOUND' || (err.binding === 'JSON-RPC' && err.code === -32001)) return false;
+    if (err.binding === 'REST' && err.code >= 100 && err.code <= 599) status = err.code;
+  }
   if (status === 0) return true;
   return transientStatus.has(status) || (status >= 200 && status < 300);
 }
 
 /**
  * retryAfter returns the wait a Retry-After header asks for, in ms (its
- * delay-seconds or HTTP-date form), or -1 when there is none or it does not
- * parse. A date in the past is 0.
+ * delay-seconds or HTTP-date form, counted from now); 0 when there is
+ * none, it does not parse or it is in the past.
  */
 export function retryAfter(value, now = Date.now()) {
-  if (value === null || value === undefined) return -1;
-  const v = String(value).trim();
+  const v = String(value ?? '').trim();
+  if (v === '') return 0;
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const t = Date.parse(v);
-  return Number.isNaN(t) ? -1 : Math.max(0, t - now);
+  return Number.isNaN(t) ? 0 : Math.max(0, t - now);
 }
 
 /** mediaType returns the media type of a response's Content-Type, lower case, without parameters. */

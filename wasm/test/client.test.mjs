@@ -355,11 +355,13 @@ const refusals = [
   ['404', { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: taskNotFound }) }, /Task not found/],
   ['409', { status: 409, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: notCancelable }) }, /already completed/],
   ['200 with an A2A error naming the task (TASK_NOT_FOUND)', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: taskNotFound }) }, /Task not found/],
+  ['200 with a REST 403 error document (its code is the status)', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 403, status: 'PERMISSION_DENIED', message: 'Not your task' } }) }, /Not your task/],
   ['200 with a JSON-RPC TaskNotFoundError (-32001)', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Task not found' } }) }, /Task not found/],
 ];
 const transients = [
   ...[408, 425, 429, 500, 502, 503, 504].map((s) => [String(s), { status: s, headers: { 'content-type': 'text/plain' }, body: 'busy' }]),
   ['503 with an A2A error document', { status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 503, status: 'UNAVAILABLE', message: 'Overloaded' } }) }],
+  ['200 with a REST 503 error document', { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 503, status: 'UNAVAILABLE', message: 'Overloaded' } }) }],
   ['200 text/html (a proxy\'s page)', { status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><p>Please wait</p>' }],
   ['200 application/json that is no error document', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' }],
 ];
@@ -398,8 +400,9 @@ test('transient failures use up the retries: the run ends truncated with the las
   assert.equal(state.requests.length, 4);
 });
 
-test('Retry-After is honoured (seconds or a date), capped by maxRetryDelay', async () => {
-  for (const [value, cap, want] of [['1', 200, 200], ['0', 30_000, 0], [new Date(Date.now() + 120_000).toUTCString(), 150, 150]]) {
+test('Retry-After is honoured (seconds or a date), capped by maxRetryDelay: the backoff is at least that', async () => {
+  // The backoff is 5 ms, then 10 ms.
+  for (const [value, cap, want] of [['1', 200, 200], ['0', 30_000, 10], ['soon', 30_000, 10], [new Date(Date.now() + 120_000).toUTCString(), 150, 150]]) {
     let refused = 0;
     reset({
       plan: (n) => (n === 0 ? { frames: 3, how: 'end' } : null),
