@@ -23,18 +23,22 @@ export function endpoint(base, path = '', params = '') {
   return head + path + (query ? `?${query}` : '');
 }
 
-// urlPattern matches an absolute URL in a message: scheme, userinfo,
-// host and path, query, fragment.
-const urlPattern = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*@)?([^\s?#]*)(\?[^\s#]*)?(#\S*)?/gi;
+// urlPattern matches an absolute URL in a message: scheme, userinfo (up to
+// the last @ before the path), host and path, query, fragment; pathPattern
+// a path with a query string (a relative URL, /a2a/message:send?k=v).
+const urlPattern = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'<>]*@)?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?(#[^\s"'<>]*)?/gi;
+const pathPattern = /(^|[\s"'(])(\/[^\s?#"']*)\?[^\s#"')]*(#[^\s"')]*)?/g;
 
 /**
  * redact returns text with the userinfo, query string and fragment of
- * every URL in it replaced by "…": an API key in a base URL
- * (https://host/a2a?api_key=K) or a password never reaches a message.
+ * every URL in it replaced by "…", as Go's httpstream writes them: an API
+ * key in a base URL (https://host/a2a?api_key=K) or a password never
+ * reaches a message. https://u:p@host/a?k=v#f reads https://…@host/a?….
  */
 export function redact(text) {
-  return String(text).replace(urlPattern, (_, scheme, user, rest, query, frag) =>
-    scheme + (user ? '…@' : '') + rest + (query ? '?…' : '') + (frag ? '#…' : ''));
+  return String(text)
+    .replace(urlPattern, (_, scheme, user, rest, query, frag) => scheme + (user ? '…@' : '') + rest + (query ? '?…' : frag ? '#…' : ''))
+    .replace(pathPattern, (_, before, path) => `${before}${path}?…`);
 }
 
 /**

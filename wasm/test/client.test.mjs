@@ -14,6 +14,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, ServerError, TruncatedError } from 'a2astream';
+import { redact } from '../http.js';
 import { mulberry32, samples, tool, testdataDir } from './helpers.mjs';
 
 const engine = await load();
@@ -438,7 +439,7 @@ test('a base URL with a query string keeps it on every call (REST paths appended
 test('no error message echoes a base URL\'s query string or userinfo', async () => {
   const secret = /s3cr3t|hunter2|alice/;
   // fetch refuses a URL with credentials, quoting it; a refused port fails to connect.
-  for (const baseURL of [`http://alice:hunter2@127.0.0.1:${server.address().port}/a2a?api_key=s3cr3t`, 'http://127.0.0.1:1/a2a?api_key=s3cr3t']) {
+  for (const baseURL of [`http://alice:hunter2@127.0.0.1:${server.address().port}/a2a?api_key=s3cr3t`, 'http://127.0.0.1:1/a2a?api_key=s3cr3t', '/a2a?api_key=s3cr3t']) {
     const client = engine.client({ baseURL, retries: -1 });
     for (const call of [() => client.getTask('t1'), () => client.sendMessage('x'), () => client.cancelTask('t1'), () => collect(client.sendMessageStream('x'))]) {
       await assert.rejects(call(), (e) => {
@@ -521,4 +522,19 @@ test('soak: 200 runs with a random fault on every connection complete equal to -
     faults += state.requests.length - 1;
   }
   assert.ok(faults > 400, `${faults} resubscriptions`);
+});
+
+test('redact writes a URL\'s userinfo, query string and fragment as "…", as Go\'s httpstream does', () => {
+  for (const [text, want] of [
+    ['https://host/a2a?api_key=K', 'https://host/a2a?…'],
+    ['https://host/a2a#K', 'https://host/a2a#…'],
+    ['https://host/a2a?k=1#f', 'https://host/a2a?…'],
+    ['https://u:p@host/a2a', 'https://…@host/a2a'],
+    ['https://u@host', 'https://…@host'],
+    ['https://u:p@host?k=@x', 'https://…@host?…'],
+    ['https://u:p@q@host/x', 'https://…@host/x'],
+    ['Failed to parse URL from /a2a/tasks/t:subscribe?k=v', 'Failed to parse URL from /a2a/tasks/t:subscribe?…'],
+    ['GET "https://h/a2a?api_key=s" failed', 'GET "https://h/a2a?…" failed'],
+    ['HTTP 503 with text/plain, not an event stream', 'HTTP 503 with text/plain, not an event stream'],
+  ]) assert.equal(redact(text), want, text);
 });
