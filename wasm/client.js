@@ -193,7 +193,8 @@ export class Client {
       const err = await engine.checkResponse(resp);
       if (err) throw err;
     }
-    const body = await readAtMost(resp, positive(this.#o.maxEventSize, DEFAULT_MAX_EVENT_SIZE) + 1);
+    // One byte over the event cap is enough for the core to refuse it.
+    const body = await readAtMost(resp, (this.#o.maxEventSize > 0 ? this.#o.maxEventSize : DEFAULT_MAX_EVENT_SIZE) + 1);
     const { data, raw } = replyEvent(body, kind, this.#o.binding);
     const dec = engine.decoder(this.#o);
     try {

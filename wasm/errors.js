@@ -6,7 +6,7 @@
 
 // goPrefix matches the Go package names that start the messages of Go
 // errors and of the errors they wrap ("reconstruct: offset 12: parser: …").
-const goPrefix = /(^|: )(?:a2astream|parser|reconstruct|citations|httpstream|resultjson|jsonx|utf8buf): /g;
+const goPrefix = /(^|: )(?:a2astream|parser|sse|reconstruct|citations|httpstream|resultjson|jsonx|utf8buf): /g;
 
 /** cleanMessage returns a Go error's message without its package prefixes. */
 export function cleanMessage(goMessage) {

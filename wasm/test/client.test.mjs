@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, ServerError, TruncatedError } from 'a2astream';
+import { load, ServerError, StreamSyntaxError, TruncatedError } from 'a2astream';
 import { redact } from '../http.js';
 import { mulberry32, samples, tool, testdataDir } from './helpers.mjs';
 
@@ -537,4 +537,14 @@ test('redact writes a URL\'s userinfo, query string and fragment as "…", as Go
     ['GET "https://h/a2a?api_key=s" failed', 'GET "https://h/a2a?…" failed'],
     ['HTTP 503 with text/plain, not an event stream', 'HTTP 503 with text/plain, not an event stream'],
   ]) assert.equal(redact(text), want, text);
+});
+
+test('a task answer over maxEventSize, or a body that is no JSON, is the core\'s StreamSyntaxError', async () => {
+  reset();
+  await assert.rejects(engine.client({ baseURL: `${base}/a2a`, maxEventSize: 256 }).getTask(doneTask.id),
+    (e) => e instanceof StreamSyntaxError && /^At byte 0, 257 bytes: event exceeds MaxEventSize/.test(e.message));
+  reset({ answer: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"id": nope' }) });
+  await assert.rejects(engine.client({ baseURL: `${base}/a2a` }).getTask(doneTask.id), StreamSyntaxError);
+  reset({ answer: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"result":{"id":"t","status":{"state":"TASK_STATE_BOGUS"}}}' }) });
+  await assert.rejects(engine.client({ baseURL: `${base}/rpc`, binding: 'jsonrpc' }).getTask('t'), (e) => e instanceof Error && e.type !== undefined);
 });

@@ -329,7 +329,7 @@ test('each error type of the declarations has its own class, and messages carry 
     assert.equal(e.goMessage, 'reconstruct: offset 12 (event 3): parser: invalid JSON');
   }
   // Errors the module made: a syntax error, a limit, a refused call.
-  const prefix = /\b(reconstruct|parser|a2astream|citations|httpstream): /;
+  const prefix = /\b(reconstruct|parser|sse|a2astream|citations|httpstream): /i;
   const d = engine.decoder({ maxEventSize: 64 });
   const syntax = [...d.feed(new TextEncoder().encode('data: {"task": nope}\n\n')), ...d.end()].at(-1).error;
   assert.ok(syntax instanceof StreamSyntaxError);
