@@ -496,16 +496,19 @@ test('soak: 200 runs with a random fault on every connection complete equal to -
   await (await fetch(`${base}/a2a/tasks/warm`)).arrayBuffer();
   for (let i = 0; i < 200; i++) {
     const name = names[i % names.length];
-    const kinds = ['end', 'destroy', 'end', 'destroy', 'stall'];
+    // Stalls are rare: each waits out the idle timeout, which is long
+    // enough that a loaded machine's first connection of a run (which is
+    // not retried) does not time out.
+    const kinds = ['end', 'destroy'];
     reset({
       frames: frames(readFileSync(join(testdataDir, name))),
       plan: () => {
-        const how = kinds[Math.floor(rnd() * kinds.length)];
+        const how = rnd() < 0.05 ? 'stall' : kinds[Math.floor(rnd() * kinds.length)];
         return { frames: 1 + Math.floor(rnd() * 8), inside: rnd() < 0.5 ? 1 + Math.floor(rnd() * 50) : 0, how };
       },
       answer: (op) => (op === 'subscribe' && rnd() < 0.3 ? busy[Math.floor(rnd() * busy.length)] : null),
     });
-    const client = engine.client({ baseURL: `${base}/a2a`, retries: 100, retryDelay: -1, idleTimeout: 150 });
+    const client = engine.client({ baseURL: `${base}/a2a`, retries: 100, retryDelay: -1, idleTimeout: 500 });
     const updates = await collect(client.sendMessageStream('hello'));
     const done = updates.at(-1);
     assert.equal(done.error, null, `run ${i} (${name}): ${done.error}`);
