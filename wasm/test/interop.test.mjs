@@ -68,7 +68,14 @@ for (const [name, options] of [['REST', () => ({ baseURL: `${base}/a2a/rest` })]
     let reply = null;
     for await (const u of run) {
       updates.push(u);
-      if (u.kind === 'text' && !reply) reply = await run.cancel();
+      if (u.kind === 'text' && !reply) {
+        // The task as it stands, mid-answer: its result so far.
+        const now = await client.getTask(run.taskId);
+        assert.equal(now.result.state, 'TASK_STATE_WORKING');
+        assert.equal(now.result.error, null);
+        assert.ok(ANSWER.startsWith(now.result.artifacts.at(-1)?.text ?? ''), `partial text ${now.result.artifacts.at(-1)?.text}`);
+        reply = await run.cancel();
+      }
     }
     assert.equal(reply.task.id, run.taskId);
     assert.equal(reply.result.state, 'TASK_STATE_CANCELED');
