@@ -317,6 +317,8 @@ export class A2AStream {
    * A response that is no event stream throws checkResponse's error.
    */
   updates(source: ByteSource, options?: StreamOptions): AsyncGenerator<Update, void, undefined>;
+  /** The View after each update of updates(source, options): what a UI renders, the last one done. */
+  views(source: ByteSource, options?: StreamOptions): AsyncGenerator<View, void, undefined>;
 }
 
 /** Options of engine.updates() and engine.transform(): the decoder's, and a signal. */
@@ -511,3 +513,60 @@ export class Decoder {
   /** Releases the stream handle. */
   free(): void;
 }
+
+/** An artifact as a View shows it: its text so far and what it is known to be. Frozen. */
+export interface ViewArtifact {
+  /** 0-based, in the order the run first saw the artifacts. */
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  /** The text so far (all of it: the deltas appended, a replacement applied). */
+  readonly text: string;
+  /** Narration, not the answer: known when the artifact says so, at the latest when its close does. */
+  readonly thinking: boolean;
+  /** A lastChunk closed it. */
+  readonly sealed: boolean;
+}
+
+/**
+ * A snapshot of a run that a UI renders after each update, frozen. The next
+ * View shares what an update did not change: an artifact that did not
+ * change is the same object, and so is the artifact list when none did.
+ */
+export interface View {
+  /** The seq of the last update folded in; 0 for emptyView. */
+  readonly seq: number;
+  readonly state: TaskState | '';
+  /** The last status's message (narration, a question, a failure); never the answer. */
+  readonly statusMessage: StatusMessage | null;
+  /** Every artifact in arrival order, thinking included. */
+  readonly artifacts: readonly ViewArtifact[];
+  /**
+   * The last artifact sealed as no thinking (one of artifacts): the answer so
+   * far, never a narration; after "done", the result's answer (null for a
+   * failed, interrupted or cut run).
+   */
+  readonly answer: ViewArtifact | null;
+  /** The answer's citations, known at "done"; utf16Index indexes answer.text. */
+  readonly citations: readonly Citation[];
+  /** Known at "done". */
+  readonly usage: Usage | null;
+  /** Known at "done" ("" before). */
+  readonly taskId: string;
+  readonly contextId: string;
+  /** The run ended: the View is the result document's. */
+  readonly done: boolean;
+  /** Why the run did not end normally; null while it runs and when it ended normally. */
+  readonly error: A2AStreamError | null;
+  /** The result document, at "done". */
+  readonly result: Result | null;
+}
+
+/** The View before any update. */
+export const emptyView: View;
+
+/** The View after the update u: a reducer, as useReducer(foldView, emptyView) takes it. */
+export function foldView(view: View, u: Update): View;
+
+/** The View after each update of updates (engine.updates(), a Client's Run, or any iterable of updates). */
+export function views(updates: AsyncIterable<Update> | Iterable<Update>): AsyncGenerator<View, void, undefined>;

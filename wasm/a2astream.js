@@ -8,6 +8,7 @@
 //	records.js  the module's records read into updates
 //	client.js   the Client: the agent's calls, resubscriptions
 //	http.js     URLs, the resubscription rule, redacted messages
+//	view.js     the View: the updates folded into a snapshot a UI renders
 //
 // The Node entry (a2astream.node.js) is this one with a file reader for
 // load().
@@ -19,3 +20,4 @@ export {
 export { _setFileReader } from './loading.js';
 export { A2AStream, Decoder, load } from './engine.js';
 export { Client } from './client.js';
+export { emptyView, foldView, views } from './view.js';

@@ -14,6 +14,7 @@ import { compile } from './loading.js';
 import { readRecords, readStatus, utf8 } from './records.js';
 import { Client } from './client.js';
 import { abortable, causeText, readAtMost } from './http.js';
+import { views } from './view.js';
 
 const ENOSYS = 52;
 const ERR_HANDLE = -1, ERR_PANIC = -2, ERR_CALL = -3;
@@ -141,6 +142,12 @@ export class A2AStream {
       if (!dec.freed) dec.free();
     }
   }
+
+  /**
+   * views iterates over the Views of a stream (see view.js): the snapshot
+   * after each update of updates(source, options), the last one done.
+   */
+  views(source, options = {}) { return views(this.updates(source, options)); }
 
   /**
    * client returns a Client that sends messages to an A2A agent or

@@ -15,7 +15,7 @@ test('npm pack puts the module, its wrapper (a file per job) and types, the READ
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: wasmDir, encoding: 'utf8' }));
   const files = info.files.map((f) => f.path).sort();
   assert.deepEqual(files, ['LICENSE', 'README.md', 'a2astream.d.ts', 'a2astream.js', 'a2astream.node.js', 'a2astream.wasm', 'client.js', 'engine.js',
-    'errors.js', 'http.js', 'loading.js', 'package.json', 'records.js', 'wasi.d.ts', 'wasi.js']);
+    'errors.js', 'http.js', 'loading.js', 'package.json', 'records.js', 'view.js', 'wasi.d.ts', 'wasi.js']);
 });
 
 test('the package\'s LICENSE is the repository\'s, and package.json names it and the repository', () => {

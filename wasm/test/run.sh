@@ -107,7 +107,7 @@ startGotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
 step "README.md's snippets under tsc --strict" node wasm/test/readme.mjs
-step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs wasm/test/client.test.mjs wasm/test/replay.test.mjs
+step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs wasm/test/client.test.mjs wasm/test/replay.test.mjs wasm/test/view.test.mjs
 step "the Client against the @a2a-js/sdk agent of cmd/a2astream/interop" node --test wasm/test/interop.test.mjs
 step "the npm tarball (npm pack --dry-run)" node --test wasm/test/pack.test.mjs
 step "install Chromium" installChromium
