@@ -14,7 +14,7 @@ test('npm pack puts the module, its wrapper (a file per job) and types, the READ
   // --ignore-scripts: prepack would build the module again; CI built it.
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: wasmDir, encoding: 'utf8' }));
   const files = info.files.map((f) => f.path).sort();
-  assert.deepEqual(files, ['LICENSE', 'README.md', 'a2astream.d.ts', 'a2astream.js', 'a2astream.node.js', 'a2astream.wasm', 'client.js', 'engine.js',
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'a2astream.d.ts', 'a2astream.js', 'a2astream.node.js', 'a2astream.wasm', 'ai-sdk.d.ts', 'ai-sdk.js', 'client.js', 'engine.js',
     'errors.js', 'http.js', 'loading.js', 'package.json', 'records.js', 'view.js', 'wasi.d.ts', 'wasi.js']);
 });
 

@@ -2,7 +2,7 @@
 # run.sh is the wasm part of CI: it builds wasm/a2astream.wasm twice and
 # checks that the bytes match (reproducible), checks what the module links,
 # runs the Go packages' tests compiled for wasip1 on wazero, type-checks
-# a2astream.d.ts, runs the Node tests of the wrapper (imports, size, results
+# a2astream.d.ts and ai-sdk.d.ts, runs the Node tests of the wrapper (imports, size, results
 # byte for byte against the CLI, the Client against a fake server and
 # against the @a2a-js/sdk agent of the CLI's interop test) and the browser test in Debian's headless
 # Chromium (installed when missing), then packs the package and builds it
@@ -106,6 +106,7 @@ step "install wazero $wazeroVersion" wazero
 startGotests
 step "npm ci" npmci
 step "tsc --strict on a2astream.d.ts" bash -c 'cd wasm && npx tsc --strict --noEmit -p test/types/tsconfig.json'
+step "tsc --strict on ai-sdk.d.ts, against ai 7 and ai 6" bash -c 'cd wasm && npx tsc -p test/types/ai/tsconfig.json && npx tsc -p test/types/ai/tsconfig.ai6.json'
 step "README.md's snippets under tsc --strict" node wasm/test/readme.mjs
 step "Node tests of the wrapper" node --test wasm/test/wrapper.test.mjs wasm/test/load.test.mjs wasm/test/frames.test.mjs wasm/test/resume.test.mjs wasm/test/client.test.mjs wasm/test/replay.test.mjs wasm/test/view.test.mjs
 step "the Client against the @a2a-js/sdk agent of cmd/a2astream/interop" node --test wasm/test/interop.test.mjs
@@ -114,6 +115,7 @@ step "install Chromium" installChromium
 step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs
 step "npm ci in test/bundlers (webpack, Vite 7 and 8, esbuild)" npmciBundlers
 step "the packed package built by each bundler, run in Chromium" node --test wasm/test/bundlers/bundlers.test.mjs
+step "a2astream/ai-sdk with ai 7 and ai 6 (after test/bundlers: its size is measured with esbuild)" node --test wasm/test/ai-sdk.test.mjs
 step "Go tests under GOOS=wasip1 on wazero (started after the wazero step)" gotests
 if [ "${BENCH:-0}" = 1 ]; then
 	step "benchmark" node wasm/bench/bench.mjs

@@ -1,0 +1,336 @@
+// ai-sdk.js: the bridge to the AI SDK (the `ai` package): a ChatTransport
+// for useChat that talks to an A2A 1.0 agent with the package's Client,
+// and the UI message stream of a run, which a server route returns so that
+// the agent's token stays on the server. It imports nothing of `ai` (its
+// types only): the chunks are plain objects of the UIMessageChunk shapes.
+//
+// What the message shows. An artifact's kind is known only when its close
+// says so: a narration is typed exactly as an answer is. So every artifact
+// is streamed as reasoning while it is open (the text appears as it is
+// typed), and its close settles it: as thinking, its reasoning part ends;
+// as the answer, it becomes a text part. UI message chunks cannot take
+// text back, except `reset-step` (ai 7), which removes the parts of the
+// current step: each run of artifacts is a step, and when an open artifact
+// turns out to be the answer the step is reset and rendered again, the
+// answer as text. The message ends with the thinking as reasoning parts
+// and the answer once as text. With `resetStep: false` (ai 6, whose chunk
+// schema has no reset-step) the answer's draft stays as a reasoning part
+// whose providerMetadata is { a2a: { draft: true } }: hide those.
+
+const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+const ENDED = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+
+/**
+ * Render turns the updates of a run into UI message chunks (emit receives
+ * each). It keeps what the message shows, by artifact id, so that it can
+ * go on after a resubscription: the parts of the current step and their
+ * text.
+ */
+class Render {
+  constructor(resetStep) {
+    this.resetStep = resetStep;
+    this.arts = new Map(); // artifact id → {id, text, thinking, sealed, part}
+    this.step = null; // the ids of the current step's artifacts, null between steps
+    this.emit = null;
+  }
+
+  // update renders the update u.
+  update(u) {
+    switch (u.kind) {
+      case 'text': case 'replaced': this.#text(u); break;
+      case 'sealed': this.#sealed(u); break;
+      case 'state':
+        this.emit({ type: 'message-metadata', messageMetadata: { state: u.state, statusMessage: u.message ? u.message.text : null } });
+        break;
+    }
+    if (this.step !== null && this.step.every((id) => this.arts.get(id).sealed)) {
+      this.emit({ type: 'finish-step' });
+      this.step = null;
+    }
+  }
+
+  #text(u) {
+    let a = this.arts.get(u.artifact.id);
+    if (!a) {
+      a = { id: u.artifact.id, text: '', thinking: false, sealed: false, part: null };
+      this.arts.set(a.id, a);
+    }
+    const shown = a.part ? a.text : '';
+    const reopened = a.sealed;
+    a.text = u.kind === 'text' ? a.text + u.text : u.text;
+    a.thinking = u.artifact.thinking;
+    a.sealed = u.artifact.sealed;
+    if (a.part && a.part.open && !reopened && a.text.startsWith(shown)) {
+      if (a.text.length > shown.length) this.emit({ type: `${a.part.type}-delta`, id: a.part.id, delta: a.text.slice(shown.length) });
+      return;
+    }
+    this.#settle(a);
+  }
+
+  #sealed(u) {
+    let a = this.arts.get(u.artifact.id);
+    if (!a) {
+      a = { id: u.artifact.id, text: '', thinking: false, sealed: false, part: null };
+      this.arts.set(a.id, a);
+    }
+    a.thinking = u.artifact.thinking;
+    a.sealed = true;
+    if (a.part && a.part.open && a.part.type === 'reasoning' && a.thinking) {
+      this.emit({ type: 'reasoning-end', id: a.part.id });
+      a.part.open = false;
+      return;
+    }
+    this.#settle(a);
+  }
+
+  // settle shows a as it now is when its part cannot be continued: the
+  // step rendered again (reset-step), or a new part after the old one.
+  #settle(a) {
+    if (this.resetStep && this.step !== null && this.step.includes(a.id)) {
+      this.emit({ type: 'reset-step' });
+      for (const id of this.step) this.#show(this.arts.get(id));
+      return;
+    }
+    if (a.part && a.part.open) {
+      this.emit({ type: `${a.part.type}-end`, id: a.part.id, providerMetadata: { a2a: { draft: true } } });
+      a.part.open = false;
+    }
+    if (this.step === null) {
+      this.emit({ type: 'start-step' });
+      this.step = [];
+    }
+    if (!this.step.includes(a.id)) this.step.push(a.id);
+    this.#show(a);
+  }
+
+  // show makes a's part: reasoning while open or thinking, text once sealed
+  // as no thinking (the answer so far); none while a has no text.
+  #show(a) {
+    a.part = null;
+    if (a.text === '') return;
+    const type = a.sealed && !a.thinking ? 'text' : 'reasoning';
+    // The part's id is the artifact's: a part made again replaces one
+    // that reset-step removed or that ended.
+    a.part = { type, id: a.id, open: !a.sealed };
+    this.emit({ type: `${type}-start`, id: a.part.id });
+    this.emit({ type: `${type}-delta`, id: a.part.id, delta: a.text });
+    if (a.sealed) this.emit({ type: `${type}-end`, id: a.part.id });
+  }
+
+  // resume goes on with a message whose stream was cut (a new stream,
+  // whose reader knows none of the open parts): the current step is
+  // rendered again (reset-step), or, without reset-step, each open
+  // artifact gets a new part with its text so far.
+  resume() {
+    if (this.step === null) return;
+    if (this.resetStep) {
+      this.emit({ type: 'reset-step' });
+      for (const id of this.step) this.#show(this.arts.get(id));
+      return;
+    }
+    for (const id of this.step) {
+      const a = this.arts.get(id);
+      if (!a.sealed) this.#show(a);
+    }
+  }
+
+  // done ends the message with the result: the open parts ended, the
+  // question or failure of a run with no answer as text, the citations as
+  // sources, the error, and the metadata.
+  done(u, aborted) {
+    for (const a of this.arts.values()) {
+      if (a.part && a.part.open) {
+        this.emit({ type: `${a.part.type}-end`, id: a.part.id });
+        a.part.open = false;
+      }
+    }
+    // A stopped run keeps its step, which a resubscription renders again.
+    if (aborted) return;
+    if (this.step !== null) {
+      this.emit({ type: 'finish-step' });
+      this.step = null;
+    }
+    const r = u.result;
+    const question = !r.answer && r.statusMessage && (INTERRUPTED.has(r.state) || ENDED.has(r.state)) ? r.statusMessage.text : '';
+    if (question) {
+      const id = 'status';
+      this.emit({ type: 'start-step' });
+      this.emit({ type: 'text-start', id });
+      this.emit({ type: 'text-delta', id, delta: question });
+      this.emit({ type: 'text-end', id });
+      this.emit({ type: 'finish-step' });
+    }
+    const shown = r.answer ? this.arts.get(r.answer.artifactId) : null;
+    if (r.answer && (!shown || shown.text === r.answer.text)) for (const s of sources(r.answer)) this.emit(s);
+    if (u.error) this.emit({ type: 'error', errorText: u.error.message });
+    this.emit({ type: 'finish', finishReason: finishReason(r, u.error), messageMetadata: metadata(r) });
+  }
+}
+
+// sources returns the source chunks of the answer's citations: a
+// source-url for a cited URL part, a source-document for data (its
+// providerMetadata.a2a says which part, where in it and where in the text).
+function sources(answer) {
+  return answer.citations.map((c) => {
+    const part = answer.parts.find((p) => p.metadata && p.metadata.dataPartId === c.id);
+    const a2a = { dataPartId: c.id, locator: c.locator, number: c.number, utf16Index: c.utf16Index };
+    if (c.error !== null) a2a.error = c.error;
+    const sourceId = c.locator ? `${c.id}#${c.locator}` : c.id;
+    if (part && part.kind === 'url') return { type: 'source-url', sourceId, url: part.url, title: `[${c.number}] ${c.locator}`.trim(), providerMetadata: { a2a } };
+    const s = { type: 'source-document', sourceId, mediaType: (part && part.mediaType) || 'application/json', title: `[${c.number}] ${c.locator}`.trim(), providerMetadata: { a2a } };
+    if (part && part.filename) s.filename = part.filename;
+    return s;
+  });
+}
+
+// metadata returns the message metadata of a result: what a follow-up
+// needs (taskId, contextId, state) and what to show (usage, status).
+function metadata(r) {
+  return {
+    taskId: r.taskId, contextId: r.contextId, state: r.state,
+    statusMessage: r.statusMessage ? r.statusMessage.text : null, usage: r.usage, lastEventId: r.lastEventId,
+  };
+}
+
+function finishReason(r, error) {
+  if (error) return 'error';
+  if (r.state === 'TASK_STATE_COMPLETED' || r.message) return 'stop';
+  return 'other';
+}
+
+// updatesOf returns the updates of a source: a Run or any (async) iterable
+// of updates as it is; a Response, a body or bytes decoded by options.engine.
+function updatesOf(source, options) {
+  const bytes = source instanceof Uint8Array || source instanceof ArrayBuffer;
+  const raw = bytes || (typeof Response !== 'undefined' && source instanceof Response) || (typeof source.getReader === 'function');
+  if (!raw) return source;
+  if (!options.engine) throw new TypeError('A Response, a body or bytes needs options.engine (await load()) to decode it');
+  return options.engine.updates(bytes ? [new Uint8Array(source)] : source, options);
+}
+
+/**
+ * toUIMessageStream returns the UI message stream of a run: a
+ * ReadableStream of UIMessageChunk objects, as createUIMessageStream makes
+ * them. source is a Client's Run (client.sendMessageStream(…)), any
+ * (async) iterable of updates, or, with options.engine, a Response, a body
+ * or bytes of the agent's event stream. options.resetStep (default true)
+ * lets the stream take an answer's draft back with reset-step (ai 7); set
+ * it to false for ai 6. Cancelling the stream leaves the run (detaches:
+ * the task goes on).
+ */
+export function toUIMessageStream(source, options = {}) {
+  return chunkStream(updatesOf(source, options), new Render(options.resetStep !== false), options, true);
+}
+
+// chunkStream reads updates into the chunks render makes; start says
+// whether to begin with the "start" chunk (not on a resubscription that
+// continues a message). options.signal, when aborted, ends the message
+// quietly (the user stopped it).
+function chunkStream(updates, render, options, start) {
+  const it = updates[Symbol.asyncIterator] ? updates[Symbol.asyncIterator]() : updates[Symbol.iterator]();
+  let sentIds = '';
+  return new ReadableStream({
+    start(ctl) {
+      render.emit = (c) => ctl.enqueue(c);
+      if (start) render.emit(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
+      else render.resume();
+    },
+    async pull(ctl) {
+      const { done, value: u } = await it.next();
+      if (done) { ctl.close(); return; }
+      if (u.kind === 'done') {
+        render.done(u, options.signal ? options.signal.aborted : false);
+        options.onDone?.(u);
+        ctl.close();
+        return;
+      }
+      render.update(u);
+      const taskId = typeof updates.taskId === 'string' ? updates.taskId : '';
+      if (taskId && taskId !== sentIds) {
+        sentIds = taskId;
+        render.emit({ type: 'message-metadata', messageMetadata: { taskId } });
+      }
+    },
+    cancel() { return it.return?.(); },
+  });
+}
+
+/**
+ * toUIMessageStreamResponse returns the Response a server route answers
+ * with: the UI message stream of the run as Server-Sent Events, with the
+ * headers of the AI SDK's UI message stream protocol (useChat's default
+ * transport reads it). source and options are toUIMessageStream's;
+ * options.headers and options.status go on the response.
+ */
+export function toUIMessageStreamResponse(source, options = {}) {
+  const enc = new TextEncoder();
+  const sse = toUIMessageStream(source, options).pipeThrough(new TransformStream({
+    transform(chunk, ctl) { ctl.enqueue(enc.encode(`data: ${JSON.stringify(chunk)}\n\n`)); },
+    flush(ctl) { ctl.enqueue(enc.encode('data: [DONE]\n\n')); },
+  }));
+  const headers = new Headers(options.headers);
+  for (const [k, v] of Object.entries({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-vercel-ai-ui-message-stream': 'v1', 'x-accel-buffering': 'no' })) {
+    if (!headers.has(k)) headers.set(k, v);
+  }
+  return new Response(sse, { status: options.status ?? 200, headers });
+}
+
+/**
+ * A2AChatTransport is a ChatTransport for useChat that sends the last user
+ * message to an A2A 1.0 agent with a Client (engine.client(…), or its
+ * promise): message:stream, resubscribed after dropped connections. A
+ * follow-up continues the task of the previous assistant message when it
+ * is waiting for input (TASK_STATE_INPUT_REQUIRED, AUTH_REQUIRED), and its
+ * context otherwise (the ids are in that message's metadata). stop()
+ * detaches: the task goes on, and resumeStream() (reconnectToStream) reads
+ * on with tasks/{id}:subscribe and Last-Event-ID. cancelTask(chatId)
+ * cancels the task.
+ */
+export class A2AChatTransport {
+  #client; #resetStep; #chats = new Map();
+
+  constructor(options) {
+    this.#client = options.client;
+    this.#resetStep = options.resetStep !== false;
+  }
+
+  /** sendMessages sends the last message's text and returns the UI message stream of the run. */
+  async sendMessages({ chatId, messages, abortSignal }) {
+    const client = await this.#client;
+    const user = messages[messages.length - 1];
+    const text = user.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
+    const msg = { text };
+    const prev = [...messages].reverse().find((m) => m.role === 'assistant' && m.metadata && m.metadata.contextId);
+    if (prev) {
+      msg.contextId = prev.metadata.contextId;
+      if (INTERRUPTED.has(prev.metadata.state) && prev.metadata.taskId) msg.taskId = prev.metadata.taskId;
+    }
+    const chat = { run: client.sendMessageStream(msg, { signal: abortSignal }), render: new Render(this.#resetStep), done: false };
+    this.#chats.set(chatId, chat);
+    return this.#stream(chat, abortSignal, true);
+  }
+
+  /**
+   * reconnectToStream reads on the run of the chat that stopped or dropped
+   * before its end (tasks/{id}:subscribe from its Last-Event-ID), continuing
+   * the same message; null when there is none.
+   */
+  async reconnectToStream({ chatId, abortSignal }) {
+    const chat = this.#chats.get(chatId);
+    if (!chat || chat.done || !chat.run.taskId) return null;
+    const client = await this.#client;
+    chat.run = client.resubscribeTask(chat.run.taskId, { lastEventId: chat.run.lastEventId, signal: abortSignal });
+    return this.#stream(chat, abortSignal, false);
+  }
+
+  /** cancelTask cancels the task of the chat's last run (tasks/{id}:cancel); the Reply of the cancel. */
+  async cancelTask(chatId) {
+    const chat = this.#chats.get(chatId);
+    if (!chat || !chat.run.taskId) throw new Error(`The chat ${chatId} has no task to cancel`);
+    return (await this.#client).cancelTask(chat.run.taskId);
+  }
+
+  #stream(chat, signal, start) {
+    return chunkStream(chat.run, chat.render, { signal, onDone: (u) => { chat.done = !u.error; } }, start);
+  }
+}
