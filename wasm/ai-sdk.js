@@ -228,7 +228,7 @@ export function toUIMessageStream(source, options = {}) {
 // quietly (the user stopped it).
 function chunkStream(updates, render, options, start) {
   const it = updates[Symbol.asyncIterator] ? updates[Symbol.asyncIterator]() : updates[Symbol.iterator]();
-  let sentIds = '';
+  let sentId = false;
   return new ReadableStream({
     start(ctl) {
       render.emit = (c) => ctl.enqueue(c);
@@ -242,13 +242,16 @@ function chunkStream(updates, render, options, start) {
         render.done(u, options.signal ? options.signal.aborted : false);
         options.onDone?.(u);
         ctl.close();
+        // The run's generator ends (its timers cleared, its decoder freed).
+        await it.return?.();
         return;
       }
       render.update(u);
-      const taskId = typeof updates.taskId === 'string' ? updates.taskId : '';
-      if (taskId && taskId !== sentIds) {
-        sentIds = taskId;
-        render.emit({ type: 'message-metadata', messageMetadata: { taskId } });
+      // A Run knows its task id from its first event: sent once, with the
+      // first state, so that a UI can cancel the task while it runs.
+      if (!sentId && u.kind === 'state' && typeof updates.taskId === 'string' && updates.taskId) {
+        sentId = true;
+        render.emit({ type: 'message-metadata', messageMetadata: { taskId: updates.taskId } });
       }
     },
     cancel() { return it.return?.(); },

@@ -94,6 +94,13 @@ npmciBundlers() {
 	}; })
 }
 
+# npmciChat installs the chat app's packages (React, @ai-sdk/react), as npmci does.
+npmciChat() {
+	(cd wasm/test/chat && { cmp -s package-lock.json node_modules/.a2astream-lock || {
+		npm ci --no-audit --no-fund --ignore-scripts && cp package-lock.json node_modules/.a2astream-lock
+	}; })
+}
+
 # installChromium installs Debian's chromium when it is missing. (The
 # function must not be named chromium: command -v would find the function.)
 installChromium() {
@@ -116,6 +123,8 @@ step "browser test in headless Chromium" node --test wasm/test/browser.test.mjs
 step "npm ci in test/bundlers (webpack, Vite 7 and 8, esbuild)" npmciBundlers
 step "the packed package built by each bundler, run in Chromium" node --test wasm/test/bundlers/bundlers.test.mjs
 step "a2astream/ai-sdk with ai 7 and ai 6 (after test/bundlers: its size is measured with esbuild)" node --test wasm/test/ai-sdk.test.mjs
+step "npm ci in test/chat (React, @ai-sdk/react)" npmciChat
+step "the React + useChat chat (built with Vite) in Chromium, with the transport and a server route" node --test wasm/test/chat/chat.test.mjs
 step "Go tests under GOOS=wasip1 on wazero (started after the wazero step)" gotests
 if [ "${BENCH:-0}" = 1 ]; then
 	step "benchmark" node wasm/bench/bench.mjs

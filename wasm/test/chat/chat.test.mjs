@@ -1,0 +1,128 @@
+// The demo chat (app/: React and useChat) built with Vite 8 (from
+// ../bundlers) and run in headless Chromium against a server that plays
+// the recorded streams as an A2A agent, dropping the connection every third
+// event: with the package's A2AChatTransport in the page, and with
+// useChat's default transport to a server route made with
+// toUIMessageStreamResponse. For every sample the last UIMessage (its parts
+// and metadata, as JSON) equals the golden derived from the CLI's --json
+// (../ai-sdk-goldens.mjs), and no render shows the narration as text or
+// the answer twice. A screenshot of the chat is written to a temporary
+// folder and its path printed.
+//
+//	(cd wasm/test/chat && npm ci) && node --test wasm/test/chat/chat.test.mjs
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+// (relative: this folder's package.json hides the package's own name)
+import { load } from '../../a2astream.node.js';
+import { toUIMessageStreamResponse } from '../../ai-sdk.js';
+import { samples, ensureModule, testdataDir, wasmDir } from '../helpers.mjs';
+import { cliDoc, goldenDir } from '../ai-sdk-goldens.mjs';
+import { launchChromium } from '../chromium.mjs';
+
+const chatDir = join(wasmDir, 'test', 'chat');
+const engine = await load(readFileSync(ensureModule()));
+const vitePath = join(wasmDir, 'test', 'bundlers', 'node_modules', 'vite', 'dist', 'node', 'index.js');
+if (!existsSync(vitePath)) throw new Error('Vite is missing: npm ci in wasm/test/bundlers');
+const vite = await import(pathToFileURL(vitePath).href);
+
+const dist = join(wasmDir, 'test', 'out', 'chat-dist');
+await vite.build({
+  root: join(chatDir, 'app'), configFile: false, logLevel: 'error', build: { outDir: dist, emptyOutDir: true },
+  resolve: {
+    alias: [
+      { find: /^a2astream\/ai-sdk$/, replacement: join(wasmDir, 'ai-sdk.js') },
+      { find: /^a2astream$/, replacement: join(wasmDir, 'a2astream.js') },
+    ],
+  },
+});
+
+const PER_CONNECTION = 3;
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+
+// events returns the SSE events of a sample with their ids.
+function events(name) {
+  return readFileSync(join(testdataDir, name), 'utf8').split(/\n\n/).filter((e) => e.trim() !== '')
+    .map((e) => ({ id: Number(/^id: (\d+)/m.exec(e)?.[1] ?? 0), text: `${e}\n\n` }));
+}
+
+const connections = new Map(); // sample → connections made to the agent
+const server = createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, 'http://localhost');
+    let m = /^\/a2a\/([\w.-]+\.sse)\/(?:message:stream|tasks\/[^/]+:subscribe)$/.exec(url.pathname);
+    if (m) {
+      // The agent: the events after Last-Event-ID, a few per connection.
+      connections.set(m[1], (connections.get(m[1]) ?? 0) + 1);
+      const last = Number(req.headers['last-event-id'] ?? 0);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of events(m[1]).filter((x) => x.id > last).slice(0, PER_CONNECTION)) {
+        res.write(e.text);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      res.end();
+      return;
+    }
+    m = /^\/api\/chat\/([\w.-]+\.sse)$/.exec(url.pathname);
+    if (m) {
+      // The server route: the agent's run as the UI message stream.
+      for await (const _ of req) { /* the messages: this agent answers any */ }
+      const client = engine.client({ baseURL: `http://127.0.0.1:${server.address().port}/a2a/${m[1]}`, retryDelay: -1, retries: 100 });
+      const r = toUIMessageStreamResponse(client.sendMessageStream('Hello'));
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      for await (const c of r.body) res.write(c);
+      res.end();
+      return;
+    }
+    const file = join(dist, normalize(url.pathname === '/' ? '/index.html' : url.pathname));
+    if (!file.startsWith(dist) || !existsSync(file)) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  } catch (e) {
+    res.destroy(e);
+  }
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const browser = await launchChromium();
+after(async () => { await browser.close(); server.close(); });
+
+let shot = false;
+for (const name of samples()) {
+  const want = JSON.parse(readFileSync(join(goldenDir, name.replace(/\.sse$/, '.json')), 'utf8')).ai7;
+  const doc = cliDoc(name);
+  for (const mode of ['transport', 'route']) {
+    test(`${name}, useChat with ${mode === 'transport' ? 'A2AChatTransport' : 'a server route'}: the last message is the golden`, async () => {
+      const page = await browser.context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const before = connections.get(name) ?? 0;
+      await page.goto(`${origin}/index.html?mode=${mode}&sample=${name}`);
+      await page.waitForFunction(() => {
+        const c = window.__chat;
+        return c.error || (c.status === 'ready' && c.messages.length === 2 && c.messages[1].metadata?.state);
+      }, null, { timeout: 60_000 });
+      const chat = await page.evaluate(() => window.__chat);
+      assert.deepEqual(errors, []);
+      assert.equal(chat.error, null);
+      assert.ok((connections.get(name) ?? 0) - before > 1, 'the run was not cut');
+      const m = chat.messages[1];
+      assert.deepEqual({ metadata: m.metadata, parts: m.parts }, want);
+      const narration = doc.thinking.map((a) => a.text).filter((t) => t !== '');
+      for (const texts of chat.texts) {
+        for (const t of texts) assert.ok(!narration.some((n) => t !== '' && n.startsWith(t)), `a render shows the narration "${t}" as text`);
+        if (doc.answer) assert.ok(texts.filter((t) => t === doc.answer.text).length <= 1, 'a render shows the answer twice');
+      }
+      if (!shot && name === 'thinking-tool-answer.sse') {
+        shot = true;
+        const path = join(mkdtempSync(join(tmpdir(), 'a2astream-chat-')), 'chat.png');
+        await page.screenshot({ path, fullPage: true });
+        console.log(`screenshot of the demo chat: ${path}`);
+      }
+      await page.close();
+    });
+  }
+}
