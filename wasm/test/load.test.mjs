@@ -109,7 +109,9 @@ test('nothing the browser entry imports names a Node module, a dynamic import or
     }
   };
   visit(join(wasmDir, 'a2astream.js'));
-  assert.deepEqual([...seen].map((f) => f.slice(wasmDir.length + 1)).sort(), ['a2astream.js', 'client.js', 'engine.js', 'errors.js', 'http.js', 'loading.js', 'records.js', 'wasi.js']);
+  assert.deepEqual([...seen].map((f) => f.slice(wasmDir.length + 1)).sort(), ['a2astream.js', 'client.js', 'engine.js', 'errors.js', 'http.js', 'loading.js', 'records.js', 'view.js', 'wasi.js']);
+  // a2astream/ai-sdk imports nothing (not even ai: its types only).
+  assert.deepEqual(imports(readFileSync(join(wasmDir, 'ai-sdk.js'), 'utf8')), []);
   // The check itself sees the Node entry's import.
   assert.deepEqual(imports(readFileSync(join(wasmDir, 'a2astream.node.js'), 'utf8')), ['node:fs/promises', './loading.js', './a2astream.js']);
 });
