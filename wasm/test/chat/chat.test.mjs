@@ -13,6 +13,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -20,8 +21,8 @@ import { pathToFileURL } from 'node:url';
 // (relative: this folder's package.json hides the package's own name)
 import { load } from '../../a2astream.node.js';
 import { toUIMessageStreamResponse } from '../../ai-sdk.js';
-import { samples, ensureModule, testdataDir, wasmDir } from '../helpers.mjs';
-import { cliDoc, goldenDir } from '../ai-sdk-goldens.mjs';
+import { samples, ensureModule, testdataDir, wasmDir, tool } from '../helpers.mjs';
+import { cliDoc, golden, goldenDir } from '../ai-sdk-goldens.mjs';
 import { launchChromium } from '../chromium.mjs';
 
 const chatDir = join(wasmDir, 'test', 'chat');
@@ -67,6 +68,16 @@ const server = createServer(async (req, res) => {
       res.end();
       return;
     }
+    m = /^\/api\/chat\/sdk\/(\w+)$/.exec(url.pathname);
+    if (m) {
+      // The server route in front of the @a2a-js/sdk agent, asked m[1].
+      for await (const _ of req) { /* the messages: the test names the question */ }
+      const r = toUIMessageStreamResponse(engine.client({ baseURL: `${sdkBase}/a2a/rest` }).sendMessageStream(m[1]));
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      for await (const c of r.body) res.write(c);
+      res.end();
+      return;
+    }
     m = /^\/api\/chat\/([\w.-]+\.sse)$/.exec(url.pathname);
     if (m) {
       // The server route: the agent's run as the UI message stream.
@@ -85,10 +96,25 @@ const server = createServer(async (req, res) => {
     res.destroy(e);
   }
 });
+// The @a2a-js/sdk agent of the CLI's interop test (its dependencies
+// installed from its lock file when missing).
+const sdkDir = join(wasmDir, '..', 'cmd', 'a2astream', 'interop');
+if (!existsSync(join(sdkDir, 'node_modules', '@a2a-js', 'sdk'))) execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: sdkDir, stdio: 'inherit' });
+const sdk = spawn(process.execPath, ['server.js'], { cwd: sdkDir, stdio: ['ignore', 'pipe', 'inherit'] });
+const sdkBase = await new Promise((resolve, reject) => {
+  let out = '';
+  sdk.stdout.on('data', (b) => {
+    out += b;
+    const found = /^listening (\S+)$/m.exec(out);
+    if (found) resolve(found[1]);
+  });
+  sdk.on('exit', (code) => reject(new Error(`the @a2a-js/sdk agent exited with ${code}`)));
+});
+
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const browser = await launchChromium();
-after(async () => { await browser.close(); server.close(); });
+after(async () => { await browser.close(); server.close(); sdk.kill(); });
 
 let shot = false;
 for (const name of samples()) {
@@ -125,4 +151,40 @@ for (const name of samples()) {
       await page.close();
     });
   }
+}
+
+// withoutIds drops what differs between two runs of the @a2a-js/sdk agent:
+// the task, context and artifact ids (the reasoning parts' ids).
+function withoutIds(m) {
+  const { taskId, contextId, ...metadata } = m.metadata;
+  return { metadata, parts: m.parts.map(({ id, ...p }) => p) };
+}
+
+// Against the @a2a-js/sdk agent (no drops: it never drops), through a
+// server route: the golden is derived from the CLI's --json of the same
+// question asked of the same agent.
+for (const question of ['hello', 'input', 'fail']) {
+  test(`the @a2a-js/sdk agent asked "${question}", useChat with a server route: the last message is the CLI's`, async () => {
+    const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
+    let out;
+    try {
+      out = execFileSync(cli, ['--json', '-m', question, `${sdkBase}/a2a/rest`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch (e) {
+      out = e.stdout;
+    }
+    const doc = JSON.parse(out);
+    const page = await browser.context.newPage();
+    await page.goto(`${origin}/index.html?mode=route&sample=sdk/${question}`);
+    await page.waitForFunction(() => {
+      const c = window.__chat;
+      return c.error || (c.status === 'ready' && c.messages.length === 2 && c.messages[1].metadata?.state);
+    }, null, { timeout: 60_000 });
+    const chat = await page.evaluate(() => window.__chat);
+    await page.close();
+    assert.equal(chat.error, null);
+    assert.deepEqual(withoutIds(chat.messages[1]), withoutIds(golden(doc, false)));
+    if (doc.answer) {
+      for (const texts of chat.texts) assert.ok(texts.filter((t) => t === doc.answer.text).length <= 1, 'a render shows the answer twice');
+    }
+  });
 }
