@@ -6,8 +6,10 @@
 // toUIMessageStreamResponse. For every sample the last UIMessage (its parts
 // and metadata, as JSON) equals the golden derived from the CLI's --json
 // (../ai-sdk-goldens.mjs), and no render shows the narration as text or
-// the answer twice. A screenshot of the chat is written to a temporary
-// folder and its path printed.
+// the answer twice. The same route in front of the @a2a-js/sdk agent of
+// the CLI's interop test ends with what `a2astream --json -m` gives for the
+// same question. A screenshot of the chat is written to a temporary folder
+// and its path printed.
 //
 //	(cd wasm/test/chat && npm ci) && node --test wasm/test/chat/chat.test.mjs
 import { test, after } from 'node:test';
