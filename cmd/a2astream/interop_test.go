@@ -273,3 +273,32 @@ func TestInteropResume(t *testing.T) {
 		})
 	}
 }
+
+// TestInteropGetAndCancel reads back a task the SDK's agent completed with
+// --get, cancels it with --cancel (refused: it ended), and cancels a task
+// that waits for input (accepted), in each binding.
+func TestInteropGetAndCancel(t *testing.T) {
+	for _, b := range interopBindings(t) {
+		t.Run(b.name, func(t *testing.T) {
+			doc, res := interopJSON(t, append([]string{"-m", "hello"}, b.args...)...)
+			requireOutcome(t, doc, res, exitOK, "TASK_STATE_COMPLETED")
+			require.NotEmpty(t, doc.TaskID, "taskId")
+
+			got, res := interopJSON(t, append([]string{"--get", doc.TaskID}, b.args...)...)
+			requireOutcome(t, got, res, exitOK, "TASK_STATE_COMPLETED")
+			assert.Equal(t, doc.TaskID, got.TaskID, "--get: taskId")
+			if assert.NotNil(t, got.Answer, "--get: answer") {
+				assert.Equal(t, interopAnswer, got.Answer.Text, "--get: answer")
+			}
+
+			refused, res := interopJSON(t, append([]string{"--cancel", doc.TaskID}, b.args...)...)
+			assert.Equal(t, exitAPI, res.code, "--cancel of a completed task: exit code; stderr:\n%s", res.stderr)
+			assert.NotNil(t, refused.Error, "--cancel of a completed task: error")
+
+			waiting, res := interopJSON(t, append([]string{"-m", "input please"}, b.args...)...)
+			requireOutcome(t, waiting, res, exitInterrupted, "TASK_STATE_INPUT_REQUIRED")
+			canceled, res := interopJSON(t, append([]string{"--cancel", waiting.TaskID}, b.args...)...)
+			requireOutcome(t, canceled, res, exitOK, "TASK_STATE_CANCELED")
+		})
+	}
+}
