@@ -367,9 +367,9 @@ func TestDeltaFastPathTakes(t *testing.T) {
 }
 
 // TestLastEventIDView follows the last event id through writes that move
-// the lexer's buffer and overwrite the lexer's own copy of the id, which
-// Reducer.repeat leaves the id a view of: an event without an id line
-// takes its id from that copy, and an id-only event (no data, so nothing
+// the lexer's buffer and overwrite the lexer's own copy of the id, after
+// events that Reducer.repeat applied: an event without an id line takes
+// its id from that copy, and an id-only event (no data, so nothing
 // applied) changes the copy but not the last event applied.
 func TestLastEventIDView(t *testing.T) {
 	pad := ": " + strings.Repeat("p", 5000) + "\n"

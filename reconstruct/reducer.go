@@ -149,13 +149,10 @@ type Reducer struct {
 	// resolver is made when an artifact has citations to resolve, and
 	// kept across Reset.
 	resolver *citations.Resolver
-	// lastID is the SSE id of the last event applied: idBuf, the
-	// Reducer's copy, or after repeat a view of the frame's id (idView),
-	// which the Stream makes a copy with ownID before its lexer's buffer
-	// can change.
+	// lastID is the SSE id of the last event applied, the Reducer's own
+	// copy (setID): no view into a lexer's buffers, which move or go back
+	// to a pool that other lexers share.
 	lastID []byte
-	idBuf  []byte
-	idView bool
 
 	// past is the text handed out of the artifact whose text catches up
 	// with it: one at a time, so that the text kept stays within
@@ -192,10 +189,9 @@ func (r *Reducer) Reset(opts *Options) {
 		res:      new(Result),
 		updates:  r.updates[:0],
 		resolver: r.resolver,
-		idBuf:    r.idBuf[:0],
+		lastID:   r.lastID[:0],
 		pieces:   pieces{done: r.pieces.done},
 	}
-	r.lastID = r.idBuf
 	if r.resolver != nil {
 		r.resolver.Reset(&r.opts.Citations)
 	}
@@ -316,8 +312,7 @@ func (r *Reducer) Apply(f *sse.Frame, ev *parser.Event) error {
 		return ErrClosed
 	}
 	if f != nil {
-		r.idBuf = append(r.idBuf[:0], f.ID...)
-		r.lastID, r.idView = r.idBuf, false
+		r.setID(f.ID)
 	}
 	switch ev.Kind {
 	case parser.KindTask:
@@ -576,7 +571,7 @@ func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 		return false
 	}
 	r.updates, r.delta = r.updates[:0], nil
-	r.lastID, r.idView = f.ID, true
+	r.setID(f.ID)
 	r.appendDelta(f, a, ev.ArtifactUpdate.Artifact.Parts[0].Text)
 	return true
 }
@@ -594,14 +589,10 @@ func (r *Reducer) taskID() string { return r.res.TaskID }
 // closed reports whether Finish was called.
 func (r *Reducer) closed() bool { return r.finished }
 
-// ownID makes the last event id a copy of its own, no longer a view of a
-// frame's id.
-func (r *Reducer) ownID() {
-	if r.idView {
-		r.idBuf = append(r.idBuf[:0], r.lastID...)
-		r.lastID, r.idView = r.idBuf, false
-	}
-}
+// setID makes id, the id of the frame of the event being applied, the
+// last event id: a copy, in the Reducer's buffer, so that it outlives the
+// frame and allocates nothing once the buffer fits an id.
+func (r *Reducer) setID(id []byte) { r.lastID = append(r.lastID[:0], id...) }
 
 // fits reports whether an artifact may grow to grow bytes, and the run to
 // run bytes: within MaxArtifactSize and MaxRunSize. Otherwise it ends the

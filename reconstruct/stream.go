@@ -108,9 +108,6 @@ func (s *Stream) Write(p []byte) (int, error) {
 	if s.sn.watching() {
 		s.sn.observe(p)
 	}
-	// The lexer may move or overwrite its buffer, where the last event id
-	// may be.
-	s.red.ownID()
 	s.lines = s.lines || mayEndLine(p)
 	return s.lx.Write(p)
 }
@@ -375,7 +372,6 @@ func (s *Stream) readFrom(r io.Reader, each func(*Update) bool) bool {
 		// or a few at a time costs a run of Next per line, not per read.
 		// It retries reads that return nothing, and reports a reader
 		// that never gives data nor an error with io.ErrNoProgress.
-		s.red.ownID()
 		var n int
 		var err error
 		if s.sn.watching() {
