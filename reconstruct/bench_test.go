@@ -60,7 +60,7 @@ const benchFrames = 20000
 // lexDecode lexes and decodes in, written in chunks of chunk bytes, and
 // returns the number of frames.
 func lexDecode(b *testing.B, lx *sse.Lexer, dec *parser.Decoder, in []byte, chunk int) int {
-	lx.Reset()
+	lx.Reset(nil)
 	frames := 0
 	for p := in; len(p) > 0; {
 		c := p[:min(chunk, len(p))]

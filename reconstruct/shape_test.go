@@ -8,16 +8,15 @@ import (
 
 	"github.com/a2astream/a2astream/citations"
 	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
 	"github.com/a2astream/a2astream/reconstruct"
 )
 
 // TestConstructorResetShape checks the one shape of constructors and Reset
 // across the packages a Stream composes: Reset takes what the constructor
 // takes, and options come as *Options (nil for the defaults), never as a
-// value.
-//
-// NOTE: parser/sse's Lexer.Reset() and Reader.Reset(src) do not take the
-// constructors' opts yet (issue 33, item 5: the lexer is being rewritten).
+// value. (parser.Decoder has no options: NewDecoder() and Reset() is the
+// same shape with none.)
 func TestConstructorResetShape(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -25,6 +24,8 @@ func TestConstructorResetShape(t *testing.T) {
 	}{
 		{"citations.Resolver", citations.NewResolver, (*citations.Resolver).Reset},
 		{"parser.Decoder", parser.NewDecoder, (*parser.Decoder).Reset},
+		{"sse.Lexer", sse.NewLexer, (*sse.Lexer).Reset},
+		{"sse.Reader", sse.NewReader, (*sse.Reader).Reset},
 		{"reconstruct.Reducer", reconstruct.NewReducer, (*reconstruct.Reducer).Reset},
 		{"reconstruct.Stream", reconstruct.NewStream, (*reconstruct.Stream).Reset},
 	}

@@ -76,12 +76,8 @@ func (s *Stream) Reset(opts *Options) {
 	if opts != nil {
 		lo.MaxEventSize = opts.MaxEventSize
 	}
-	if s.dec != nil && lo.MaxEventSize == s.maxEvent {
-		s.lx.Reset()
-	} else {
-		s.lx = *sse.NewLexer(&lo)
-		s.maxEvent = lo.MaxEventSize
-	}
+	s.lx.Reset(&lo)
+	s.maxEvent = lo.MaxEventSize
 	if s.dec == nil {
 		s.dec = new(parser.Decoder)
 	}

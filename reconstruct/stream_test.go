@@ -323,3 +323,28 @@ func TestResultBetweenCloseAndNext(t *testing.T) {
 	assert.Equal(t, "kept text", live)
 	assert.Positive(t, kinds)
 }
+
+// TestStreamResetMaxEventSize: Reset applies its options' MaxEventSize to
+// the lexer, whichever the Stream had: an event of 1 KiB ends the run
+// under a limit of 256 bytes and passes under the default, in turn on one
+// Stream.
+func TestStreamResetMaxEventSize(t *testing.T) {
+	in := []byte(sseStream("r", task("TASK_STATE_WORKING"), first("a", strings.Repeat("x", 1<<10)), status("TASK_STATE_COMPLETED", "", "")))
+	small := &reconstruct.Options{MaxEventSize: 256}
+	s := reconstruct.NewStream(small)
+	for i, opts := range []*reconstruct.Options{small, nil, small, {MaxEventSize: 4 << 10}, nil} {
+		if i > 0 {
+			s.Reset(opts)
+		}
+		s.Write(in)
+		for s.Next() {
+		}
+		err := s.Close()
+		if opts == small {
+			require.ErrorIs(t, err, sse.ErrEventTooLarge, "run %d", i)
+		} else {
+			require.NoError(t, err, "run %d", i)
+			require.Equal(t, strings.Repeat("x", 1<<10), string(s.Result().Artifacts[0].Text()), "run %d", i)
+		}
+	}
+}

@@ -118,6 +118,8 @@ func NewLexer(opts *Options) *Lexer {
 	return lx
 }
 
+// init applies opts (nil: the defaults) to a Lexer with no options yet,
+// new or cleared by discard.
 func (lx *Lexer) init(opts *Options) {
 	lx.max = DefaultMaxEventSize
 	if opts != nil {
@@ -477,34 +479,43 @@ func (lx *Lexer) Close() error {
 // nil when Next needs more input and at the clean end of a closed stream.
 func (lx *Lexer) Err() error { return lx.err }
 
-// Reset discards all input and state, as if the Lexer were new with the
-// same options, so that it can read another stream. Its input buffer goes
+// Reset discards all input and state, as if the Lexer were new from
+// NewLexer(opts), so that it can read another stream configured by opts
+// (nil selects the defaults; the options are copied). Its input buffer goes
 // back to the package's pool, as when it is idle (see [Lexer]), for this
 // Lexer or another to take when it reads again: a reused Lexer does not
 // allocate it again, nor does a Lexer kept for reuse pin it. Its other
 // buffers are kept unless they grew beyond 256 KiB.
-func (lx *Lexer) Reset() {
+func (lx *Lexer) Reset(opts *Options) {
+	lx.discard()
+	lx.init(opts)
+}
+
+// discard discards all input, state and options, as Reset says, and
+// leaves the Lexer with no options (as new, before init).
+func (lx *Lexer) discard() {
 	lx.release()
 	lx.id.reset()
 	*lx = Lexer{
-		id:        lx.id,
-		max:       lx.max,
-		onComment: lx.onComment,
-		in:        input{buf: lx.in.buf[:0]},
-		ev:        event{data: keep(lx.ev.data)},
+		id: lx.id,
+		in: input{buf: lx.in.buf[:0]},
+		ev: event{data: keep(lx.ev.data)},
 	}
 }
 
 // Resume discards all input and state, as Reset does, for the rest of a
 // stream that continues on a new connection (after a drop, resubscribed
-// with Last-Event-ID), but keeps counting stream offsets: the next byte
+// with Last-Event-ID), but keeps the options and keeps counting stream
+// offsets: the next byte
 // written has offset InputOffset()+Buffered() as they were, so that the
 // Offsets of frames and errors count every byte received over all the
 // connections. Seq counts from 1 again and the last event ID is empty, as
 // on a new stream; the bytes of an event that the drop cut are dropped.
 func (lx *Lexer) Resume() {
 	off := lx.in.base + int64(len(lx.in.buf))
-	lx.Reset()
+	limit, onComment := lx.max, lx.onComment
+	lx.discard()
+	lx.max, lx.onComment = limit, onComment
 	lx.in.base = off
 }
 

@@ -55,7 +55,7 @@ func TestReaderAllocs(t *testing.T) {
 	assert.Zero(t, allocs, "allocations per frame")
 	allocs = testing.AllocsPerRun(5, func() {
 		src.Reset(in)
-		r.Reset(src)
+		r.Reset(src, nil)
 		for r.Next() {
 		}
 		if r.Err() != nil {

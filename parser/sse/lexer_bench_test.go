@@ -32,7 +32,7 @@ func BenchmarkLexer(b *testing.B) {
 		r := sse.NewReader(src, nil)
 		pass := func() {
 			src.Reset(in)
-			r.Reset(src)
+			r.Reset(src, nil)
 			n := 0
 			for r.Next() {
 				n++

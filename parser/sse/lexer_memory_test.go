@@ -41,7 +41,7 @@ func TestReaderReuseAllocs(t *testing.T) {
 			frames := 0
 			allocs := testing.AllocsPerRun(5, func() {
 				src.Reset(in)
-				r.Reset(src)
+				r.Reset(src, nil)
 				frames = 0
 				for r.Next() {
 					frames++
@@ -65,7 +65,7 @@ func TestLexerReuseAllocs(t *testing.T) {
 			chunks := chunksOf(in, sse.ReadSize)
 			frames := 0
 			allocs := testing.AllocsPerRun(5, func() {
-				lx.Reset()
+				lx.Reset(nil)
 				frames = 0
 				for _, c := range chunks {
 					lx.Write(c)

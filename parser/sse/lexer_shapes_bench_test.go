@@ -115,7 +115,7 @@ func BenchmarkLexerShapes(b *testing.B) {
 		b.Run(s.name+"/Reader", func(b *testing.B) {
 			r := sse.NewReader(nil, nil)
 			pass := func() {
-				r.Reset(reader())
+				r.Reset(reader(), nil)
 				n := 0
 				for r.Next() {
 					n++

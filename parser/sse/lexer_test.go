@@ -713,7 +713,7 @@ func TestLexerReset(t *testing.T) {
 	lx.Write([]byte("id: 9\ndata: a\n"))
 	for lx.Next() {
 	}
-	lx.Reset()
+	lx.Reset(&sse.Options{MaxEventSize: 1 << 30})
 	assert.LessOrEqual(t, lx.HeldBytes(), sse.KeepBufferSize, "the bytes held after Reset")
 	assert.Empty(t, lx.LastEventID(), "Reset kept the last event ID")
 	assert.Zero(t, lx.InputOffset(), "Reset kept the offset")
@@ -723,6 +723,81 @@ func TestLexerReset(t *testing.T) {
 	assert.Equal(t, `@3 message id="" data="b"`, record(lx.Frame()), "after Reset")
 	assert.Equal(t, int64(1), lx.Frame().Seq, "after Reset")
 	require.NoError(t, lx.Close())
+}
+
+// resetInput has a comment and an event of over 100 bytes, then a small
+// one: what MaxEventSize and OnComment change.
+var resetInput = ": c\ndata: " + strings.Repeat("x", 100) + "\n\ndata: y\n\n"
+
+// resetCase is one set of options for the Reset tests: the options (nil
+// for the defaults), and what they change in reading resetInput.
+type resetCase struct {
+	opts     *sse.Options
+	tooLarge bool     // the first event is too large
+	comments []string // what OnComment records
+}
+
+// resetCases returns option sets in the order the Reset tests apply
+// them, each differing from the one before; their OnComment records into
+// *log, the comment's text prefixed with the case's name.
+func resetCases(log *[]string) []resetCase {
+	opts := func(name string, limit int) *sse.Options {
+		return &sse.Options{MaxEventSize: limit, OnComment: func(b []byte) { *log = append(*log, name+":"+string(b)) }}
+	}
+	return []resetCase{
+		{opts("first", 64), true, []string{"first:c"}},
+		{opts("second", 1000), false, []string{"second:c"}},
+		{nil, false, nil},
+		{&sse.Options{MaxEventSize: 32}, true, nil},
+		{opts("third", 16), true, []string{"third:c"}},
+	}
+}
+
+// lexAll writes in to lx, closes it, and records the frames and errors
+// that Next gives, continuing after oversized events.
+func lexAll(lx *sse.Lexer, in string) []string {
+	lx.Write([]byte(in))
+	lx.Close()
+	var out []string
+	for {
+		if lx.Next() {
+			out = append(out, record(lx.Frame()))
+			continue
+		}
+		err := lx.Err()
+		if err == nil {
+			return out
+		}
+		out = append(out, errRecord(err))
+		if !errors.Is(err, sse.ErrEventTooLarge) {
+			return out
+		}
+	}
+}
+
+// TestLexerResetOptions: Reset(opts) applies opts as NewLexer(opts) does,
+// in place of the Lexer's options (nil: the defaults, no OnComment), so
+// that a Lexer reset reads as a new one; Resume keeps the options.
+func TestLexerResetOptions(t *testing.T) {
+	var log []string
+	cases := resetCases(&log)
+	lx := sse.NewLexer(cases[len(cases)-1].opts)
+	lexAll(lx, resetInput)
+	for i, c := range cases {
+		log = nil
+		want := lexAll(sse.NewLexer(c.opts), resetInput)
+		log = nil
+		lx.Reset(c.opts)
+		got := lexAll(lx, resetInput)
+		require.Empty(t, cmp.Diff(want, got), "case %d: Reset(opts) against NewLexer(opts) (-want +got)", i)
+		require.Equal(t, c.tooLarge, strings.HasPrefix(got[0], "too-large"), "case %d: the first event is too large: %q", i, got)
+		require.Equal(t, c.comments, log, "case %d: comments", i)
+	}
+	log = nil
+	lx.Resume()
+	got := lexAll(lx, resetInput)
+	assert.True(t, strings.HasPrefix(got[0], "too-large"), "after Resume, MaxEventSize kept: %q", got)
+	assert.Equal(t, []string{"third:c"}, log, "after Resume, OnComment kept")
 }
 
 func TestLexerZeroValue(t *testing.T) {

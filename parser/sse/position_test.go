@@ -41,7 +41,7 @@ func TestFramePosition(t *testing.T) {
 	assert.Equal(t, sse.Position{Offset: 0, Seq: 1, ID: []byte("7")}, pos)
 	for lx.Next() {
 	}
-	lx.Reset()
+	lx.Reset(nil)
 	lx.Write([]byte("id: 9\ndata: x\n\n"))
 	require.True(t, lx.Next())
 	assert.Equal(t, sse.Position{Offset: 0, Seq: 1, ID: []byte("7")}, pos, "after the lexer moved on")

@@ -152,11 +152,12 @@ func (r *Reader) Retry() (ms int64, ok bool) { return r.lx.Retry() }
 // yet consumed, as [Lexer.InputOffset] does.
 func (r *Reader) InputOffset() int64 { return r.lx.InputOffset() }
 
-// Reset discards all state and makes the Reader read a new stream from src
-// with the same options, keeping its buffers unless they grew beyond
+// Reset discards all state and makes the Reader read a new stream from
+// src configured by opts, as if it were new from NewReader(src, opts) (nil
+// opts selects the defaults), keeping its buffers unless they grew beyond
 // 256 KiB.
-func (r *Reader) Reset(src io.Reader) {
-	r.lx.Reset()
+func (r *Reader) Reset(src io.Reader, opts *Options) {
+	r.lx.Reset(opts)
 	r.src = src
 	r.rerr = nil
 	r.err = nil

@@ -203,7 +203,7 @@ func TestReaderReset(t *testing.T) {
 	r := sse.NewReader(strings.NewReader("id: 1\ndata: a\n\ndata: cut"), nil)
 	readAll(r)
 	require.Error(t, r.Err(), "no error for the cut stream")
-	r.Reset(strings.NewReader("data: b\n\n"))
+	r.Reset(strings.NewReader("data: b\n\n"), nil)
 	require.NoError(t, r.Err(), "Reset kept the error")
 	require.Empty(t, r.LastEventID(), "Reset kept the last event ID")
 	require.Zero(t, r.InputOffset(), "Reset kept the offset")
@@ -211,6 +211,25 @@ func TestReaderReset(t *testing.T) {
 	assert.Equal(t, `@0 message id="" data="b"`, record(r.Frame()))
 	assert.False(t, r.Next())
 	assert.NoError(t, r.Err())
+}
+
+// TestReaderResetOptions: Reset(src, opts) reads src as
+// NewReader(src, opts) would, with opts in place of the Reader's options.
+func TestReaderResetOptions(t *testing.T) {
+	var log []string
+	cases := resetCases(&log)
+	r := sse.NewReader(strings.NewReader(resetInput), cases[len(cases)-1].opts)
+	readAll(r)
+	for i, c := range cases {
+		log = nil
+		want := readAll(sse.NewReader(strings.NewReader(resetInput), c.opts))
+		log = nil
+		r.Reset(strings.NewReader(resetInput), c.opts)
+		got := readAll(r)
+		require.Empty(t, cmp.Diff(want, got), "case %d: Reset(src, opts) against NewReader(src, opts) (-want +got)", i)
+		require.Equal(t, c.tooLarge, strings.HasPrefix(got[0], "too-large"), "case %d: the first event is too large: %q", i, got)
+		require.Equal(t, c.comments, log, "case %d: comments", i)
+	}
 }
 
 // TestReaderTestdata reads every recorded stream: each ends cleanly, every
