@@ -460,10 +460,14 @@ func (d *docReader) usage(val []byte, off int) *parser.Usage {
 	return u
 }
 
-// ruleErrors are the sentinels of the rules a Diagnostic reports.
-var ruleErrors = []error{
-	ErrUnknownArtifact, ErrAfterFinal, ErrTransition, ErrOtherTask,
-	ErrSealedArtifact, ErrUnknownEvent, ErrLegacyField, ErrNoAnswer,
+// ruleErrors returns the sentinels of the rules a Diagnostic reports. (A
+// function, not a package variable: the WebAssembly module, which reads
+// no documents, then links no code that builds the list.)
+func ruleErrors() []error {
+	return []error{
+		ErrUnknownArtifact, ErrAfterFinal, ErrTransition, ErrOtherTask,
+		ErrSealedArtifact, ErrUnknownEvent, ErrLegacyField, ErrNoAnswer,
+	}
 }
 
 func (d *docReader) diagnostic(val []byte, off int) Diagnostic {
@@ -498,7 +502,7 @@ func (d *docReader) diagnostic(val []byte, off int) Diagnostic {
 		msg = text
 	}
 	g.Err = &StoredError{Type: "diagnostic", Message: msg}
-	for _, s := range ruleErrors {
+	for _, s := range ruleErrors() {
 		// msg is the sentinel's text without "reconstruct: " (with it in
 		// documents written before errors named their package once).
 		if t := s.Error(); msg == t || "reconstruct: "+msg == t {
@@ -621,21 +625,24 @@ func (e *docError) rebuild(r *Result) error {
 	return stored(e.typ, e.message)
 }
 
-// knownErrors are the sentinels a StoredError's message may end with.
-var knownErrors = []error{
-	parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
-	parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape, parser.ErrInvalidID,
-	sse.ErrEventTooLarge, sse.ErrBufferFull, sse.ErrWriteAfterClose, sse.ErrInvalidRead,
-	io.ErrUnexpectedEOF, io.ErrNoProgress,
-	ErrArtifactTooLarge, ErrRunTooLarge, ErrTooManyArtifacts, ErrTooManyDiagnostics,
-	ErrServer, ErrClosed, ErrNotEventStream,
+// knownErrors returns the sentinels a StoredError's message may end with
+// (a function for the reason ruleErrors is one).
+func knownErrors() []error {
+	return []error{
+		parser.ErrInvalidJSON, parser.ErrTooDeep, parser.ErrFieldType, parser.ErrFieldValue,
+		parser.ErrNoPayload, parser.ErrTwoPayloads, parser.ErrLegacyShape, parser.ErrInvalidID,
+		sse.ErrEventTooLarge, sse.ErrBufferFull, sse.ErrWriteAfterClose, sse.ErrInvalidRead,
+		io.ErrUnexpectedEOF, io.ErrNoProgress,
+		ErrArtifactTooLarge, ErrRunTooLarge, ErrTooManyArtifacts, ErrTooManyDiagnostics,
+		ErrServer, ErrClosed, ErrNotEventStream,
+	}
 }
 
 // stored returns a *StoredError for the message, with the sentinel it ends
 // with.
 func stored(typ, message string) *StoredError {
 	e := &StoredError{Type: typ, Message: message}
-	for _, s := range knownErrors {
+	for _, s := range knownErrors() {
 		if errtext.EndsWith(message, s) {
 			e.Err = s
 			break

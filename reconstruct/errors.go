@@ -220,6 +220,10 @@ type TruncatedError struct {
 	// reset, a deadline, an idle timeout, a cancellation. nil when the input
 	// simply ended (Close, io.EOF).
 	Cause error
+
+	// The error is not comparable with ==, as before its ids became
+	// strings: the module then links no equality function for it.
+	_ [0]func()
 }
 
 // Error describes the truncation, how the stream ended and how to resume
