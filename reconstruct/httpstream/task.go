@@ -221,9 +221,9 @@ func (c *Client) call(ctx context.Context, method, path string, rest any, rpcMet
 // returns CancelTask's error (the run goes on then), or the run's, nil
 // when it ended normally: Result then holds the CANCELED state. Called
 // while Updates is ranged over (inside its loop, or from another
-// goroutine), it only cancels, and that loop reads on to the end. The task is the one the run's events named,
-// or the one the caller subscribed to; before either, Cancel returns
-// ErrNoTask.
+// goroutine), it only cancels, and that loop reads on to the end. The
+// task is the one the run's events named, or the one the caller
+// subscribed to; before either, Cancel returns ErrNoTask.
 func (r *Run) Cancel(ctx context.Context) error {
 	id := r.taskID
 	if p := r.task.Load(); p != nil {
