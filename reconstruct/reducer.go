@@ -1189,6 +1189,11 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		r.err = te
 		r.res.Err = r.err
 	}
+	if c := r.past.of; c != nil {
+		// A replace left the text shorter than what was handed out, and
+		// no replay caught up with it: the live text ends as the Result's.
+		r.replaced(c, 0)
+	}
 	r.syncLastID()
 	r.trim()
 	r.finished = true
