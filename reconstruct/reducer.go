@@ -346,8 +346,20 @@ func (r *Reducer) stop(seq int64, err error) {
 	}
 	r.err = err
 	r.res.Err = err
+	r.done(seq)
+}
+
+// done hands out the run's UpdateDone, the error (or nil) in r.err. A
+// replace that left an artifact's text shorter than what was handed out,
+// with no replay to catch up with it any more (r.past), is handed out first
+// in an UpdateReplaced: whichever way the run ends, its live text ends as
+// the Result's.
+func (r *Reducer) done(seq int64) {
+	if c := r.past.of; c != nil {
+		r.replaced(c, seq)
+	}
 	r.syncLastID()
-	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: r.res, Err: err})
+	r.updates = append(r.updates, Update{Kind: UpdateDone, Seq: seq, State: r.res.State, Result: r.res, Err: r.err})
 }
 
 func (r *Reducer) fail(f *sse.Frame, err error) {
@@ -1189,15 +1201,9 @@ func (r *Reducer) Finish(offset int64, cut error) error {
 		r.err = te
 		r.res.Err = r.err
 	}
-	if c := r.past.of; c != nil {
-		// A replace left the text shorter than what was handed out, and
-		// no replay caught up with it: the live text ends as the Result's.
-		r.replaced(c, 0)
-	}
-	r.syncLastID()
 	r.trim()
 	r.finished = true
-	r.updates = append(r.updates, Update{Kind: UpdateDone, State: r.res.State, Result: r.res, Err: r.err})
+	r.done(0)
 	return r.err
 }
 
@@ -1240,9 +1246,7 @@ func (r *Reducer) holdBack() {
 //
 // An artifact sealed on its last chunk has given its room back then: a run
 // of several large artifacts does not hold the room of each until it ends.
-// The text kept for an artifact catching up (r.past) goes too.
 func (r *Reducer) trim() {
-	r.past = pastText{}
 	for _, a := range r.res.Artifacts {
 		a.trim()
 	}

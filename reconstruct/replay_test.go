@@ -7,6 +7,7 @@ package reconstruct_test
 // without a task snapshot before it.
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -358,6 +359,56 @@ func TestResumeTwiceLiveText(t *testing.T) {
 				}
 			}
 			require.NotZero(t, resumed, "cuts resumed twice")
+		})
+	}
+}
+
+// TestReplayEndsWithError ends a run with an error while a replay is still
+// catching up with the text shown: the live text must end as the Result's,
+// in an UpdateReplaced before the UpdateDone, whichever way the run ends.
+// (FuzzPipelineBytes found the decode error case.)
+func TestReplayEndsWithError(t *testing.T) {
+	typed := func(s string) liveEntry { return liveEntry{"a", false, s} }
+	replaced := func(s string) liveEntry { return liveEntry{"a", true, s} }
+	working := task("TASK_STATE_WORKING")
+	shown := []string{working, first("a", "Looking "), more("a", "the ")}
+	tests := []struct {
+		name string
+		end  []string // events after the replay's first, which is behind
+		fail bool     // the run then ends by CloseWithError
+		want liveLog
+	}{
+		{"decode error", []string{`{"artifactUpdate":{`}, false, liveLog{typed("Looking the "), replaced("Looking ")}},
+		{"event error", []string{`{"statusUpdate":{"taskId":"other","status":{"state":"TASK_STATE_WORKING"}}}`}, false, liveLog{typed("Looking the "), replaced("Looking ")}},
+		{"failed read", nil, true, liveLog{typed("Looking the "), replaced("Looking ")}},
+		{"cut", nil, false, liveLog{typed("Looking the "), replaced("Looking ")}},
+		{"no parts, then a decode error", []string{artifactUpdate("a", false, false, "", ""), `{"artifactUpdate":{`}, false, liveLog{typed("Looking the "), replaced("")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := reconstruct.NewStream(&reconstruct.Options{Strict: true})
+			var log liveLog
+			take := func() {
+				for s.Next() {
+					log = log.add(s.Update())
+				}
+			}
+			_, err := s.Write([]byte(sseStream("c", shown...)))
+			require.NoError(t, err)
+			take()
+			require.NoError(t, s.Resume())
+			_, err = s.Write([]byte(sseStream("r", append([]string{first("a", "Looking ")}, tt.end...)...)))
+			require.NoError(t, err)
+			take()
+			if tt.fail {
+				err = s.CloseWithError(errors.New("read failed"))
+			} else {
+				err = s.Close()
+			}
+			take()
+			require.Error(t, err)
+			require.Equal(t, tt.want, log)
+			require.Equal(t, tt.want[len(tt.want)-1].Text, string(s.Result().Artifacts[0].Text()), "the Result's text")
 		})
 	}
 }
