@@ -8,48 +8,30 @@
 // query string and no message echoes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, ServerError, StreamSyntaxError, TruncatedError } from 'a2astream';
 import { redact } from '../http.js';
-import { mulberry32, samples, tool, testdataDir } from './helpers.mjs';
+import { cliJSON, idOf, mulberry32, samples, splitEvents, testdataDir } from './helpers.mjs';
 
 const engine = await load();
-const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
 const work = mkdtempSync(join(tmpdir(), 'a2astream-client-'));
 
-// cliJSON returns a2astream --json of the stream bytes.
-function cliJSON(bytes) {
+// cliDoc returns a2astream --json of the stream bytes, parsed.
+function cliDoc(bytes) {
   const path = join(work, `in-${Math.random().toString(36).slice(2)}.sse`);
   writeFileSync(path, bytes);
-  try {
-    return JSON.parse(execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  } catch (e) {
-    if (typeof e.stdout === 'string' && e.stdout !== '') return JSON.parse(e.stdout);
-    throw e;
-  }
+  return JSON.parse(cliJSON(path));
 }
 
-// frames splits a recorded stream after each blank line.
-function frames(bytes) {
-  const out = [];
-  let start = 0;
-  for (let i = 0; i + 1 < bytes.length; i++) {
-    if (bytes[i] === 10 && bytes[i + 1] === 10) { out.push(bytes.subarray(start, i + 2)); start = i + 2; i++; }
-  }
-  if (start < bytes.length) out.push(bytes.subarray(start));
-  return out;
-}
 const text = (b) => Buffer.from(b).toString('utf8');
-const idOf = (f) => /^id: ?(.*)$/m.exec(text(f))?.[1];
 const dataOf = (f) => { const m = /^data: ?(.*)$/m.exec(text(f)); return m ? JSON.parse(m[1]) : {}; };
 
 // The task the task calls answer with: the citations sample's task with
 // its sealed answer artifact (text, citations, cited data parts).
-const citations = frames(readFileSync(join(testdataDir, 'citations.sse')));
+const citations = splitEvents(readFileSync(join(testdataDir, 'citations.sse')));
 const sealed = citations.map(dataOf).find((d) => d.artifactUpdate?.lastChunk && !d.artifactUpdate.artifact.metadata);
 const first = dataOf(citations[0]).task;
 const doneTask = { id: first.id, contextId: first.contextId, status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [sealed.artifactUpdate.artifact], history: [] };
@@ -71,7 +53,7 @@ let server, base;
 const state = {};
 function reset(over = {}) {
   Object.assign(state, {
-    frames: frames(readFileSync(join(testdataDir, 'completed.sse'))), plan: () => null, answer: () => null,
+    frames: splitEvents(readFileSync(join(testdataDir, 'completed.sse'))), plan: () => null, answer: () => null,
     task: doneTask, reply: { task: doneTask }, requests: [], streams: 0, open: null,
   }, over);
 }
@@ -164,7 +146,7 @@ for (const [name, opts] of bindings) {
     reset();
     const client = engine.client(opts());
     const reply = await client.sendMessage({ text: 'Résume', contextId: 'ctx.1' });
-    assert.deepEqual(reply.result, cliJSON(taskEvent(doneTask)));
+    assert.deepEqual(reply.result, cliDoc(taskEvent(doneTask)));
     assert.equal(reply.result.answer.citations.length, 5);
     assert.deepEqual(reply.task, doneTask);
     assert.equal(reply.message, null);
@@ -184,7 +166,7 @@ for (const [name, opts] of bindings) {
     assert.deepEqual(reply.message, directMessage);
     assert.equal(reply.task, null);
     assert.equal(reply.result.message.text, 'Bonjour, Jørgensen 🦶');
-    assert.deepEqual(reply.result, cliJSON(Buffer.from(`data: ${JSON.stringify({ message: directMessage })}\n\n`)));
+    assert.deepEqual(reply.result, cliDoc(Buffer.from(`data: ${JSON.stringify({ message: directMessage })}\n\n`)));
   });
 
   test(`${name}: getTask returns the raw task and the result document the core builds (a finished and a running task)`, async () => {
@@ -192,7 +174,7 @@ for (const [name, opts] of bindings) {
     const client = engine.client(opts());
     const done = await client.getTask(doneTask.id, { historyLength: 2 });
     assert.deepEqual(done.task, doneTask);
-    assert.deepEqual(done.result, cliJSON(taskEvent(doneTask)));
+    assert.deepEqual(done.result, cliDoc(taskEvent(doneTask)));
     assert.equal(done.result.answer.text, sealed.artifactUpdate.artifact.parts[0].text);
     const [r] = state.requests;
     if (name === 'REST') {
@@ -279,7 +261,7 @@ for (const [name, opts] of bindings) {
     const rest = await collect(client.resubscribeTask(run.taskId, { lastEventId: run.lastEventId }));
     assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'subscribe']);
     assert.equal(state.requests[1].headers['last-event-id'], '4');
-    const whole = cliJSON(Buffer.concat(state.frames));
+    const whole = cliDoc(Buffer.concat(state.frames));
     assert.equal(rest.at(-1).result.state, whole.state);
     assert.equal(rest.at(-1).result.answer.text, whole.answer.text);
   });
@@ -297,7 +279,7 @@ test('run.cancel() before the task id is known is a UsageError; a run knows the 
 
 test('engine.updates() with a signal: an abort ends the run truncated with its reason and cancels the body', async () => {
   const bytes = readFileSync(join(testdataDir, 'completed.sse'));
-  const parts = frames(bytes);
+  const parts = splitEvents(bytes);
   let cancelled = null;
   const body = new ReadableStream({
     start(ctl) { for (const f of parts.slice(0, 5)) ctl.enqueue(f); }, // then silence
@@ -327,7 +309,7 @@ test('engine.updates() with a signal: an abort ends the run truncated with its r
 });
 
 test('engine.transform() with a signal: an abort ends the run truncated and closes the readable side', async () => {
-  const parts = frames(readFileSync(join(testdataDir, 'completed.sse')));
+  const parts = splitEvents(readFileSync(join(testdataDir, 'completed.sse')));
   let cancelled = false;
   const source = new ReadableStream({
     start(ctl) { for (const f of parts.slice(0, 3)) ctl.enqueue(f); },
@@ -386,7 +368,7 @@ for (const [label, answer] of transients) {
     const client = engine.client({ baseURL: `${base}/a2a`, ...fast, onResubscribe: (r) => resubs.push(r) });
     const done = (await collect(client.sendMessageStream('hello'))).at(-1);
     assert.equal(done.error, null, String(done.error));
-    assert.deepEqual(done.result, cliJSON(Buffer.concat(state.frames)));
+    assert.deepEqual(done.result, cliDoc(Buffer.concat(state.frames)));
     assert.deepEqual(state.requests.map((r) => r.op), ['stream', 'subscribe', 'subscribe', 'subscribe']);
     assert.equal(resubs.length, 3);
     assert.ok(resubs[1].error, 'the failure is reported');
@@ -468,9 +450,9 @@ test('no error message echoes a base URL\'s query string or userinfo', async () 
 
 test('every sample through sendMessageStream equals --json (the rename keeps the streaming call)', async () => {
   for (const name of samples()) {
-    reset({ frames: frames(readFileSync(join(testdataDir, name))) });
+    reset({ frames: splitEvents(readFileSync(join(testdataDir, name))) });
     const done = (await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).sendMessageStream('hello'))).at(-1);
-    assert.deepEqual(done.result, cliJSON(readFileSync(join(testdataDir, name))), name);
+    assert.deepEqual(done.result, cliDoc(readFileSync(join(testdataDir, name))), name);
   }
 });
 
@@ -482,7 +464,7 @@ test('every sample through sendMessageStream equals --json (the rename keeps the
 test('soak: 200 runs with a random fault on every connection complete equal to --json', async () => {
   const rnd = mulberry32(31);
   const names = samples(), want = {};
-  for (const name of names) want[name] = cliJSON(readFileSync(join(testdataDir, name)));
+  for (const name of names) want[name] = cliDoc(readFileSync(join(testdataDir, name)));
   const busy = [
     { status: 502, headers: { 'content-type': 'text/html' }, body: '<html>Bad gateway</html>' },
     { status: 503, headers: { 'content-type': 'text/plain', 'retry-after': '0' }, body: 'busy' },
@@ -501,7 +483,7 @@ test('soak: 200 runs with a random fault on every connection complete equal to -
     // not retried) does not time out.
     const kinds = ['end', 'destroy'];
     reset({
-      frames: frames(readFileSync(join(testdataDir, name))),
+      frames: splitEvents(readFileSync(join(testdataDir, name))),
       plan: () => {
         const how = rnd() < 0.05 ? 'stall' : kinds[Math.floor(rnd() * kinds.length)];
         return { frames: 1 + Math.floor(rnd() * 8), inside: rnd() < 0.5 ? 1 + Math.floor(rnd() * 50) : 0, how };

@@ -4,24 +4,14 @@
 // of the ways a stream goes in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { load, UsageError } from 'a2astream';
-import { samples, tool, testdataDir, chunk } from './helpers.mjs';
+import { cliJSON, samples, testdataDir, chunk } from './helpers.mjs';
 
 const engine = await load();
-const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
 
-function cliJSON(path) {
-  try {
-    return execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (e) {
-    if (typeof e.stdout === 'string' && e.stdout !== '') return e.stdout;
-    throw e;
-  }
-}
 
 // frames parses bytes with eventsource-parser, fed in random chunks.
 function frames(bytes) {

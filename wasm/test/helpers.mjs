@@ -59,3 +59,31 @@ export function chunk(bytes, n, seed = 1, max = 512) {
 }
 
 export const chunkings = ['whole', 1, 200, 'random'];
+
+/**
+ * cliJSON returns what `a2astream --json FILE` prints for the file at
+ * path; its exit code says how the run ended and is not checked here.
+ */
+export function cliJSON(path) {
+  const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
+  try {
+    return execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    if (typeof e.stdout === 'string' && e.stdout !== '') return e.stdout;
+    throw e;
+  }
+}
+
+/** splitEvents splits a recorded stream (LF line ends) after each blank line: one piece per event. */
+export function splitEvents(bytes) {
+  const out = [];
+  let start = 0;
+  for (let i = 0; i + 1 < bytes.length; i++) {
+    if (bytes[i] === 10 && bytes[i + 1] === 10) { out.push(bytes.subarray(start, i + 2)); start = i + 2; i++; }
+  }
+  if (start < bytes.length) out.push(bytes.subarray(start));
+  return out;
+}
+
+/** idOf returns the id field of one event's bytes (splitEvents), or undefined. */
+export const idOf = (event) => /^id: ?(.*)$/m.exec(Buffer.from(event).toString('utf8'))?.[1];

@@ -5,37 +5,16 @@
 // limit and a refused resubscription end it truncated.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { load, ServerError, TruncatedError } from 'a2astream';
-import { samples, tool, testdataDir, mulberry32 } from './helpers.mjs';
+import { cliJSON, idOf, samples, splitEvents, testdataDir, mulberry32 } from './helpers.mjs';
 
 const engine = await load();
-const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
 
-function cliJSON(path) {
-  try {
-    return execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (e) {
-    if (typeof e.stdout === 'string' && e.stdout !== '') return e.stdout;
-    throw e;
-  }
-}
 
-// frames splits a recorded stream after each blank line.
-function frames(bytes) {
-  const out = [];
-  let start = 0;
-  for (let i = 0; i + 1 < bytes.length; i++) {
-    if (bytes[i] === 10 && bytes[i + 1] === 10) { out.push(bytes.subarray(start, i + 2)); start = i + 2; i++; }
-  }
-  if (start < bytes.length) out.push(bytes.subarray(start));
-  return out;
-}
 
-const idOf = (f) => /^id: ?(.*)$/m.exec(Buffer.from(f).toString('utf8'))?.[1];
 
 // The server streams one recorded run. plan(n) says how connection n
 // (0 is the first) ends: after `frames` more frames, `inside` bytes into
@@ -79,7 +58,7 @@ before(async () => {
 after(() => { server.closeAllConnections(); server.close(); });
 
 function serve(name, plan) {
-  state.frames = frames(readFileSync(join(testdataDir, name)));
+  state.frames = splitEvents(readFileSync(join(testdataDir, name)));
   state.plan = plan;
   state.requests = [];
   state.refuse = false;

@@ -14,24 +14,13 @@ import {
   cleanMessage, errorFromDoc, LimitError, RuleError, OtherError, NotWasmError, load,
 } from 'a2astream';
 import { wasiAllowList, wasiImports } from '../wasi.js';
-import { samples, tool, ensureModule, chunk, chunkings, testdataDir } from './helpers.mjs';
+import { cliJSON, samples, tool, ensureModule, chunk, chunkings, testdataDir } from './helpers.mjs';
 
 const wasmBytes = readFileSync(ensureModule());
-const cli = tool('cmd/a2astream', 'A2ASTREAM_CLI');
 const dump = tool('wasm/internal/updatedump', 'A2ASTREAM_UPDATEDUMP');
 const compiled = await WebAssembly.compile(wasmBytes);
 const engine = await A2AStream.load(compiled);
 
-// cliJSON returns what `a2astream --json FILE` prints; its exit code says
-// how the run ended and is not checked here.
-function cliJSON(path) {
-  try {
-    return execFileSync(cli, ['--json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (e) {
-    if (typeof e.stdout === 'string' && e.stdout !== '') return e.stdout;
-    throw e;
-  }
-}
 
 // goUpdates returns the updates the Go iterator yields for the stream.
 function goUpdates(path) {
