@@ -1,0 +1,276 @@
+package reconstruct
+
+// This file holds an artifact's text: how a text delta reaches it (the
+// delta route: deltaTarget, appendDelta, and repeat, the Stream's shortcut
+// to it), the leaf every text delta reaches (Artifact.extendText), and how
+// the text grows (pieces, growText) and gives its room back (trim).
+
+import (
+	"bytes"
+
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
+	"github.com/a2astream/a2astream/utf8buf"
+)
+
+// deltaTarget returns the artifact that u extends with a text delta, the
+// usual event of a token stream, or nil for any other event: u appends one
+// plain text part, without lastChunk or artifact fields, to the open
+// artifact r touched last (r.recent), whose last part is its only text part
+// and plain, and whose text handed out ends on a whole character (only a
+// reopened artifact's may not: appendParts checks what its deltas rewrite).
+// Such a delta takes the delta route, appendDelta, and is applied exactly as
+// applyArtifact would apply it; applyArtifact takes every other event.
+func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
+	in := &u.Artifact
+	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
+		len(in.Name) > 0 || len(in.Description) > 0 || len(in.Extensions) > 0 {
+		return nil
+	}
+	p := &in.Parts[0]
+	if p.Kind != parser.PartText || p.Metadata.Raw != nil || p.Filename != nil || p.MediaType != nil {
+		return nil
+	}
+	a := r.recent
+	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
+		return nil
+	}
+	// With one text part, the last part when plain is that part, and its
+	// text is the live text.
+	if text := &a.Parts[len(a.Parts)-1]; !isPlain(text) || a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(text.Text) {
+		return nil
+	}
+	return a
+}
+
+// appendDelta is the delta route: it appends delta, the text of one plain
+// text part, to a, an open artifact whose last part is its only text part
+// (see deltaTarget), as applyArtifact would: within the size limits (fits),
+// through the leaf every text delta reaches (Artifact.extendText), with the
+// new whole characters handed out live (show).
+func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
+	grow := a.size + len(delta)
+	if !r.fits(f, grow, r.held+len(delta)) {
+		return
+	}
+	// A text catching up with the text handed out (r.past) is compared
+	// with it as one buffer: it grows so until it has caught up.
+	var in *pieces
+	if r.past.of != a {
+		in = &r.pieces
+	}
+	text, end := a.extendText(delta, r.room(grow, r.held+len(delta)), in)
+	r.held += grow - a.size
+	a.size = grow
+	r.show(a, seqOf(f), text, r.pieces.before(a), end, false)
+	r.delta = a
+}
+
+// repeat applies ev as Apply would when ev has the envelope of the last
+// event applied (the Stream knows it from parser.Decoder.SameEnvelope) and
+// that event took the delta route: ev is then another delta for the same task
+// and artifact, and only what its text can change is checked again, by
+// appendDelta. repeat reports whether it applied ev: false when the last
+// event did not take the delta route.
+func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
+	a := r.delta
+	if a == nil {
+		return false
+	}
+	r.updates, r.delta = r.updates[:0], nil
+	r.setID(f.ID)
+	r.appendDelta(f, a, ev.ArtifactUpdate.Artifact.Parts[0].Text)
+	return true
+}
+
+// minTextCap is the least room a text extended by deltas starts with.
+const minTextCap = 512
+
+// extendText appends delta, the text of a plain text part, to the plain
+// text part that ends a, and to a.joined when a has several text parts:
+// the leaf every text delta reaches, on the delta route or through
+// appendParts. It joins a surrogate pair split at the seam and returns the
+// live text (liveText) and the length of its whole characters
+// (utf8buf.AppendComplete).
+//
+// With in (the delta route), a text part that is a's only one, has no
+// room for delta and would grow past pieceMax goes on in a new piece
+// (pieces.add), as does one already in pieces: live is then that piece,
+// and end counts in it. A shorter text grows in one buffer (growText).
+func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
+	p := &a.Parts[len(a.Parts)-1]
+	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
+		(in.of == a || len(p.Text)+len(delta) > pieceMax) {
+		return in.add(a, delta, room)
+	}
+	p.Text, end = appendComplete(p.Text, delta, room)
+	if a.texts == 1 {
+		return p.Text, end
+	}
+	a.joined, end = appendComplete(a.joined, delta, room)
+	return a.joined, end
+}
+
+// pieces is the text of one artifact kept in pieces: the pieces before
+// the last, done, of n bytes in all, and the last, the Text of the
+// artifact's one text part, which the live updates hand out of. A text
+// that the delta route grows past pieceMax grows so, rather than as one
+// buffer (appendComplete): pieces never copied add up to the text and the
+// unused room of the pieces, and join copies them once, into a buffer of
+// the text's size that the Result then keeps as it is, so the text
+// allocates about twice its size. One buffer has to be copied as it grows:
+// its buffers add up to 2 to 4 times the text, plus its trim (growText).
+type pieces struct {
+	of   *Artifact // the artifact whose text is in pieces; nil when none
+	done [][]byte
+	n    int
+}
+
+// pieceMax is the length past which a text the delta route extends goes
+// into pieces, and the size of the pieces it then grows by.
+const pieceMax = 64 << 10
+
+// before returns the length of a's text before its last piece.
+func (in *pieces) before(a *Artifact) int {
+	if in.of != a {
+		return 0
+	}
+	return in.n
+}
+
+// add appends delta to a's one text part p, without room for it, as a
+// text in pieces (a text that another artifact had in pieces is joined
+// first). The piece p.Text is set aside but for its incomplete last
+// character, which starts a new piece that gets delta: the whole
+// characters delta completes are then in one piece, for an update to hand
+// out. The pieces are as large as the text before them, from minTextCap up
+// to pieceMax, within room, and hold the deltas that fit in them; a delta
+// over pieceMax/16 gets a piece of its size, so that the room a piece is
+// set aside with stays under a sixteenth of it.
+//
+// The bytes are those appendComplete would give: utf8buf.AppendComplete
+// gives the same text for any split of its input, and rewrites only bytes
+// past the text's complete prefix, which move to the new piece with it.
+func (in *pieces) add(a *Artifact, delta []byte, room int) (live []byte, end int) {
+	if in.of != a {
+		in.join(0)
+		in.of = a
+	}
+	p := &a.Parts[a.textAt]
+	text := p.Text
+	cp := utf8buf.CompletePrefix(text)
+	need := len(text) - cp + len(delta)
+	c := need
+	if need <= pieceMax/16 {
+		c = max(min(max(in.n+cp, minTextCap), pieceMax, need+room), need)
+	}
+	in.done = append(in.done, text[:cp:cp])
+	in.n += cp
+	p.Text, end = utf8buf.AppendComplete(append(make([]byte, 0, c), text[cp:]...), delta)
+	return p.Text, end
+}
+
+// join makes the text in pieces, if any, one buffer again, before anything
+// but the delta route reads it: of the text's size, with room for spare
+// more bytes (a text read while it streams).
+func (in *pieces) join(spare int) {
+	if !native || in.of == nil {
+		return
+	}
+	p := &in.of.Parts[in.of.textAt]
+	if spare > 0 {
+		text := make([]byte, 0, in.n+len(p.Text)+spare)
+		for _, b := range in.done {
+			text = append(text, b...)
+		}
+		p.Text = append(text, p.Text...)
+	} else {
+		in.done = append(in.done, p.Text)
+		p.Text = bytes.Join(in.done, nil)
+	}
+	clear(in.done)
+	*in = pieces{done: in.done[:0]}
+}
+
+// appendComplete is utf8buf.AppendComplete into text grown, when full, as
+// growText describes, with at most room bytes of room past delta.
+func appendComplete(text, delta []byte, room int) ([]byte, int) {
+	if len(text)+len(delta) > cap(text) {
+		text = growText(text, len(delta), room)
+	}
+	return utf8buf.AppendComplete(text, delta)
+}
+
+// growText returns text with room for n more bytes, and at most room
+// bytes past them: the artifact's bytes left within MaxArtifactSize and
+// MaxRunSize, so that no buffer grows past what the limits let the text
+// reach. A text that starts growing by deltas gets room for many at once,
+// rather than doubling from a token's size, and then doubles, however long
+// it is (twice its room: twice the bytes it holds with the delta would grow
+// by more than twice when the deltas are large).
+//
+// The buffers of a text that ends at L bytes in a last buffer of C then
+// add up to about 2C, and the Result keeps at most a fifth of L as room
+// (trim copies the text into a buffer of its size when C is larger): the
+// answer allocates 2C/L times its size, plus one when trimmed, 2 to 2.4
+// times when it ends within a fifth of its buffer and 3.4 to 5 times
+// otherwise. Growing by a quarter (append's growth on long slices) makes
+// the buffers add up to 5C, 5 to 7.25 times the text: a growth by a
+// smaller factor is trimmed less often but copies the text more often.
+// No contiguous text grown without knowing its final length does better
+// than 4 times in the worst case: the text may end just past a buffer
+// that was full.
+func growText(text []byte, n, room int) []byte {
+	need := len(text) + n
+	c := max(min(max(minTextCap, 2*cap(text)), need+room), need)
+	if c > 2*len(text) {
+		// append extends a slice of len(text) bytes of capacity to c
+		// bytes, c being more than twice its capacity, into a buffer
+		// of c bytes (rounded up to the allocator's size), clearing
+		// only the bytes past text: make would clear the bytes that
+		// text overwrites too (a sixth of the time of a run of large
+		// appends).
+		return append(text[:len(text):len(text)], make([]byte, c-len(text))...)[:len(text)]
+	}
+	// A text that filled its buffer exactly, or one the limits leave
+	// less room: append would grow the buffer by quarters past c, to up
+	// to 2.4 times the text.
+	return append(make([]byte, 0, c), text...)
+}
+
+// trim gives back, once the run is over, the room that the texts of its
+// artifacts grew into as deltas extended them (up to as much again as the
+// text): a Result kept after the run would hold it for nothing. A text with
+// no more than a fifth of its length left over, one that nearly fills its
+// buffer, is kept as it is: its copy would cost more, while the buffers are
+// both alive, than the room it gives back.
+//
+// An artifact sealed on its last chunk has given its room back then: a run
+// of several large artifacts does not hold the room of each until it ends.
+func (r *Reducer) trim() {
+	for _, a := range r.res.Artifacts {
+		a.trim()
+	}
+}
+
+// trim gives back the room of a's texts (trimmed).
+func (a *Artifact) trim() {
+	for i := range a.Parts {
+		a.Parts[i].Text = trimmed(a.Parts[i].Text)
+	}
+	a.joined = trimmed(a.joined)
+}
+
+// roomy reports whether b has more room past its length than a fifth of
+// its length.
+func roomy(b []byte) bool { return cap(b)-len(b) > len(b)/5 }
+
+// trimmed returns b, or a copy of b without its room past its length when
+// that room is more than a fifth of its length (roomy).
+func trimmed(b []byte) []byte {
+	if !roomy(b) {
+		return b
+	}
+	// Not make and append: make clears the bytes that b overwrites.
+	return bytes.Clone(b)
+}
