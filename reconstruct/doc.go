@@ -72,13 +72,14 @@
 //     artifacts, and any snapshot seals one tagged intermediate-thinking
 //     (the tag comes only with the close).
 //   - An artifactUpdate with append true appends its parts to the artifact
-//     of its id. A plain text part (no metadata, file name or media type)
-//     extends the plain text part that ends the artifact, so the token
-//     deltas of a narration make one text part; an empty plain text part
-//     adds nothing (the intermediate-thinking close carries one). Text is
-//     byte-exact: the bytes of the deltas concatenated, a UTF-16 surrogate
-//     pair split between two deltas' escapes joined into its 4-byte UTF-8
-//     (package utf8buf), invalid bytes kept, no normalisation.
+//     of its id by the append rule: a plain text part (no metadata, file
+//     name or media type) extends the plain text part that ends the
+//     artifact, so the token deltas of a narration make one text part; an
+//     empty plain text part adds nothing (the intermediate-thinking close
+//     carries one). Text is byte-exact: the bytes of the deltas
+//     concatenated, a UTF-16 surrogate pair split between two deltas'
+//     escapes joined into its 4-byte UTF-8 (package utf8buf), invalid bytes
+//     kept, no normalisation.
 //   - append false or absent creates the artifact, or replaces its whole
 //     part list, so a consolidating close never duplicates text. The live
 //     text follows one rule: when the new text begins with the text already

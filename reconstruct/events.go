@@ -214,34 +214,9 @@ func (r *Reducer) tooLarge(f *sse.Frame, grow int) {
 // applyArtifact appends or replaces the parts of one artifact and seals it
 // on its last chunk. It returns false when the run ended.
 func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, last bool) bool {
-	// The lookup converts the id without allocating; only a new
-	// artifact makes a copy of it.
-	a := r.recent
-	if a == nil || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
-		a = r.find(in.ArtifactID)
-	}
-	if a != nil && a == r.pieces.of {
-		r.pieces.join(0)
-	}
-	switch {
-	case a == nil:
-		if appendParts && !r.diag(f, Diagnostic{ArtifactID: ownID(in.ArtifactID), Err: ErrUnknownArtifact}) {
-			return false
-		}
-		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
-			r.fail(f, ErrTooManyArtifacts)
-			return false
-		}
-		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(in.ArtifactID)}}
-		r.add(a)
-	case a.Sealed:
-		if !r.diag(f, Diagnostic{ArtifactID: a.ArtifactID, Err: ErrSealedArtifact}) {
-			return false
-		}
-		a.Sealed = false
-		if r.candidate == a {
-			r.candidate = nil
-		}
+	a := r.artifactFor(f, in.ArtifactID, appendParts)
+	if a == nil {
+		return false
 	}
 	grow := partsSize(in.Parts) + len(in.Metadata.Raw)
 	if appendParts {
@@ -287,6 +262,44 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	return true
 }
 
+// artifactFor returns the artifact with the given id that an update, an
+// append when appending, applies to, its text in one buffer (pieces.join):
+// a new one when the run has none (an append to it is a Diagnostic), and a
+// sealed one reopened (a Diagnostic too). It returns nil when the run
+// ended.
+func (r *Reducer) artifactFor(f *sse.Frame, id []byte, appending bool) *Artifact {
+	// The lookup converts the id without allocating; only a new
+	// artifact makes a copy of it.
+	a := r.recent
+	if a == nil || !bytes.Equal(a.ArtifactID, id) {
+		a = r.find(id)
+	}
+	if a != nil && a == r.pieces.of {
+		r.pieces.join(0)
+	}
+	switch {
+	case a == nil:
+		if appending && !r.diag(f, Diagnostic{ArtifactID: ownID(id), Err: ErrUnknownArtifact}) {
+			return nil
+		}
+		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
+			r.fail(f, ErrTooManyArtifacts)
+			return nil
+		}
+		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(id)}}
+		r.add(a)
+	case a.Sealed:
+		if !r.diag(f, Diagnostic{ArtifactID: a.ArtifactID, Err: ErrSealedArtifact}) {
+			return nil
+		}
+		a.Sealed = false
+		if r.candidate == a {
+			r.candidate = nil
+		}
+	}
+	return a
+}
+
 func partsSize(parts []parser.Part) int {
 	n := 0
 	for i := range parts {
@@ -296,9 +309,9 @@ func partsSize(parts []parser.Part) int {
 	return n
 }
 
-// appendParts appends parts to a. A plain text part extends a plain text
-// part that ends the artifact, joining a surrogate pair split at the seam;
-// an empty plain text part (the intermediate-thinking close) adds nothing.
+// appendParts appends parts to a, each where the append rule puts it
+// (appendRule): a text that extends the text part ending a joins a
+// surrogate pair split at the seam (Artifact.extendText).
 //
 // It reports whether the append rewrote text already handed out live. That
 // happens only to an artifact reopened after its seal handed out an
@@ -316,12 +329,11 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 	}
 	for i := range parts {
 		p := &parts[i]
-		plain := isPlain(p)
-		if plain && len(p.Text) == 0 {
-			continue
-		}
-		if n := len(a.Parts); plain && n > 0 && isPlain(&a.Parts[n-1]) {
+		switch appendRule(a, p) {
+		case asText:
 			a.extendText(p.Text, room, nil)
+			continue
+		case asNothing:
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))

@@ -6,9 +6,9 @@ package reconstruct
 //     Finish and the end of a run;
 //   - events.go: the handler of each event kind, and the artifact
 //     operations (find, append, replace, seal);
-//   - text.go: an artifact's text: the route of a text delta to its leaf
-//     (Artifact.extendText), and the text's growth (pieces, growText,
-//     trim);
+//   - text.go: an artifact's text: the append rule (appendRule), the one
+//     route of a text delta to its leaf (Artifact.extendText), and the
+//     text's growth (pieces, growText, trim);
 //   - live.go: the live updates a typing UI is handed (show) and the
 //     replay rule (follows);
 //   - seam.go: the unexported methods a Stream calls on its Reducer.

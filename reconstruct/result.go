@@ -85,14 +85,14 @@ func (r *Result) Thinking() []*Artifact {
 //
 // Its embedded [parser.Artifact] is an owned copy (see [Result]): ArtifactID,
 // Name, Description and Extensions as last sent; Metadata as last sent
-// (Metadata.Raw nil when none); Parts in order, where text parts that arrived
-// one per delta are kept as one text part: each appended plain text part
-// (one without metadata, file name or media type) extends the text part
-// before it, as the server's consolidating close does. A text part's Text
-// is byte-exact (surrogate pairs split across deltas joined; nothing else
-// changed), except that the text of an artifact still streaming when the
-// stream was cut holds back an incomplete character at its end, taken off
-// its last text parts (see the package documentation).
+// (Metadata.Raw nil when none); Parts in order, where the text parts that
+// arrived one per delta are kept as one text part, as the server's
+// consolidating close sends it (see the append rule in the package
+// documentation). A text part's Text is byte-exact (surrogate pairs split
+// across deltas joined; nothing else changed), except that the text of an
+// artifact still streaming when the stream was cut holds back an
+// incomplete character at its end, taken off its last text parts (see the
+// package documentation).
 type Artifact struct {
 	parser.Artifact
 	// Thinking reports whether the artifact was tagged intermediate
@@ -200,12 +200,6 @@ func countText(parts []parser.Part) int {
 		}
 	}
 	return n
-}
-
-// plain reports whether p is a text part with nothing but text, the kind
-// of part a token delta carries.
-func isPlain(p *parser.Part) bool {
-	return p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
 }
 
 // The copies below make the owned values a Result holds from the decoder's

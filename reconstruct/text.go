@@ -1,9 +1,18 @@
 package reconstruct
 
-// This file holds an artifact's text: how a text delta reaches it (the
-// delta route: deltaTarget, appendDelta, and repeat, the Stream's shortcut
-// to it), the leaf every text delta reaches (Artifact.extendText), and how
-// the text grows (pieces, growText) and gives its room back (trim).
+// This file holds an artifact's text: which appended part extends it
+// (appendRule, the append rule), how a text delta reaches it, and how it
+// grows.
+//
+// Every text delta, whatever drives the Reducer (Read, a Stream, Apply),
+// is appended by one leaf, Artifact.extendText (utf8buf's whole
+// characters, the text's growth). Two callers reach it: appendDelta, the
+// delta route, for a plain delta to the open artifact touched last (nearly
+// every event of a run), which Apply takes when deltaTarget finds its
+// artifact and a Stream through repeat; and appendParts, for every other
+// append. The fast case sits in the leaf: a text that grows past pieceMax
+// on the delta route, where nothing reads it between deltas, is kept in
+// pieces, joined once before anything else reads it (see pieces).
 
 import (
 	"bytes"
@@ -13,31 +22,70 @@ import (
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
+// appending is what an append does with one of its parts (appendRule).
+type appending uint8
+
+const (
+	// asPart: the part follows the artifact's parts as a part of its own.
+	asPart appending = iota
+	// asText: the part's text extends the text part that ends the
+	// artifact (Artifact.extendText).
+	asText
+	// asNothing: the part adds nothing.
+	asNothing
+)
+
+// appendRule is the append rule, the one place it is written: it returns
+// what an append to a does with p, one of the parts it appends. A plain
+// text part (isPlain: nothing but text, as a token delta carries) extends
+// the plain text part that ends a, so that the deltas of a narration make
+// one text part, as the server's consolidating close sends it; an empty
+// one adds nothing when no plain text part ends a (the
+// intermediate-thinking close carries one); any other part follows a's
+// parts as its own.
+//
+// Every route an append takes asks it: deltaTarget (the delta route takes
+// a delta that extends the text) and appendParts. The package
+// documentation ("How a run is rebuilt") states it for users.
+func appendRule(a *Artifact, p *parser.Part) appending {
+	switch n := len(a.Parts); {
+	case !isPlain(p):
+		return asPart
+	case n > 0 && isPlain(&a.Parts[n-1]):
+		return asText
+	case len(p.Text) == 0:
+		return asNothing
+	}
+	return asPart
+}
+
+// isPlain reports whether p is a text part with nothing but text: no
+// metadata, file name or media type (see appendRule).
+func isPlain(p *parser.Part) bool {
+	return p.Kind == parser.PartText && p.Metadata.Raw == nil && p.Filename == nil && p.MediaType == nil
+}
+
 // deltaTarget returns the artifact that u extends with a text delta, the
-// usual event of a token stream, or nil for any other event: u appends one
-// plain text part, without lastChunk or artifact fields, to the open
-// artifact r touched last (r.recent), whose last part is its only text part
-// and plain, and whose text handed out ends on a whole character (only a
-// reopened artifact's may not: appendParts checks what its deltas rewrite).
-// Such a delta takes the delta route, appendDelta, and is applied exactly as
-// applyArtifact would apply it; applyArtifact takes every other event.
+// usual event of a token stream, or nil for any other event: u appends,
+// without lastChunk or artifact fields, one part that extends the text of
+// the artifact r touched last (r.recent) by the append rule (appendRule),
+// that artifact being open, with one text part, and its text handed out
+// ending on a whole character (only a reopened artifact's may not:
+// appendParts checks what its deltas rewrite). Such a delta takes the
+// delta route, appendDelta, and is applied exactly as applyArtifact would
+// apply it; applyArtifact takes every other event.
 func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 	in := &u.Artifact
 	if !u.Append || u.LastChunk || len(in.Parts) != 1 || in.Metadata.Raw != nil ||
 		len(in.Name) > 0 || len(in.Description) > 0 || len(in.Extensions) > 0 {
 		return nil
 	}
-	p := &in.Parts[0]
-	if p.Kind != parser.PartText || p.Metadata.Raw != nil || p.Filename != nil || p.MediaType != nil {
-		return nil
-	}
 	a := r.recent
-	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
+	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) || appendRule(a, &in.Parts[0]) != asText {
 		return nil
 	}
-	// With one text part, the last part when plain is that part, and its
-	// text is the live text.
-	if text := &a.Parts[len(a.Parts)-1]; !isPlain(text) || a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(text.Text) {
+	// The text part that ends a, its only one, holds the live text.
+	if a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(a.Parts[a.textAt].Text) {
 		return nil
 	}
 	return a
@@ -86,17 +134,18 @@ func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 // minTextCap is the least room a text extended by deltas starts with.
 const minTextCap = 512
 
-// extendText appends delta, the text of a plain text part, to the plain
-// text part that ends a, and to a.joined when a has several text parts:
-// the leaf every text delta reaches, on the delta route or through
-// appendParts. It joins a surrogate pair split at the seam and returns the
-// live text (liveText) and the length of its whole characters
-// (utf8buf.AppendComplete).
+// extendText appends delta, the text of a part that extends a's text
+// (appendRule), to the plain text part that ends a, and to a.joined when a
+// has several text parts: the leaf every text delta reaches, on the delta
+// route or through appendParts. It joins a surrogate pair split at the
+// seam and returns the live text (liveText) and the length of its whole
+// characters (utf8buf.AppendComplete).
 //
-// With in (the delta route), a text part that is a's only one, has no
-// room for delta and would grow past pieceMax goes on in a new piece
-// (pieces.add), as does one already in pieces: live is then that piece,
-// and end counts in it. A shorter text grows in one buffer (growText).
+// The fast case is here: given in (the delta route, which nothing reads
+// the text behind), a text part that is a's only one, has no room for
+// delta and would grow past pieceMax goes on in a new piece (pieces.add),
+// as does one already in pieces: live is then that piece, and end counts
+// in it. Otherwise the text grows in one buffer (growText).
 func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
 	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
