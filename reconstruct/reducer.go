@@ -11,7 +11,7 @@ package reconstruct
 //     text's growth (pieces, growText, trim);
 //   - live.go: the live updates a typing UI is handed (show) and the
 //     replay rule (follows);
-//   - seam.go: the unexported methods a Stream calls on its Reducer.
+//   - seam.go: what a Stream calls on its Reducer (streamReducer).
 
 import (
 	"bytes"

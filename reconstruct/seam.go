@@ -1,7 +1,59 @@
 package reconstruct
 
-// This file is the seam between a Stream and its Reducer: the unexported
-// methods a Stream calls.
+// This file is the seam between a Stream and its Reducer: streamReducer,
+// the methods a Stream calls, and the unexported ones among them.
+
+import (
+	"github.com/a2astream/a2astream/parser"
+	"github.com/a2astream/a2astream/parser/sse"
+)
+
+// streamReducer is what a Stream calls on its Reducer, and all it calls:
+// the Stream holds a Reducer, not this interface, so that its calls are
+// direct; the interface states their contract, and the assertion below
+// keeps it in step with the Reducer.
+//
+// Buffers. The frame and the event handed to Apply and repeat are views
+// into the lexer's and the decoder's buffers, valid during the call only.
+// The Reducer copies what it keeps (the last event id, with setID; texts,
+// parts and metadata, into buffers of its own) and keeps no view into
+// them: the Stream may write to the lexer, which moves or reuses its
+// buffer, between any two calls.
+//
+// Updates. Pending returns the updates of the last call to Apply, repeat
+// (when it returned true), Fail or Finish; their texts are views into the
+// Reducer's own buffers. The slice and its views are valid until the next
+// of those calls or Reset: the Stream hands them out before it calls
+// again, and copies those it keeps longer (Close).
+//
+// Order. muteText, if called, comes before the first event. Events go to
+// Apply, or to repeat when extended reported that the last one took the
+// delta route and the decoder reports the next in its envelope
+// (parser.Decoder.SameEnvelope): repeat applies it as Apply would, or
+// applies nothing and returns false, and the Stream then calls Apply. Once
+// Err is not nil the Stream applies nothing more; Finish ends the run (and
+// does nothing more after an error, or when called again), closed reports
+// it. Reset starts another run.
+type streamReducer interface {
+	Reset(opts *Options)
+	muteText()
+
+	Apply(f *sse.Frame, ev *parser.Event) error
+	repeat(f *sse.Frame, ev *parser.Event) bool
+	extended() bool
+	Fail(err error)
+	Finish(offset int64, cut error) error
+	Pending() []Update
+
+	Err() error
+	Done() bool
+	closed() bool
+	taskID() string
+	LastEventID() []byte
+	Result() *Result
+}
+
+var _ streamReducer = (*Reducer)(nil)
 
 // extended reports whether the last event took the delta route.
 func (r *Reducer) extended() bool { return r.delta != nil }

@@ -32,9 +32,9 @@ import (
 type Stream struct {
 	lx      sse.Lexer
 	dec     *parser.Decoder // allocated apart: the Decoder is 6 KB
-	red     Reducer
-	batch   []Update // the updates of the last event applied
-	next    int      // batch[next:] are still to be handed out
+	red     Reducer         // called through streamReducer only (seam.go)
+	batch   []Update        // the updates of the last event applied
+	next    int             // batch[next:] are still to be handed out
 	cur     *Update
 	closed  bool
 	readErr error // the input's failure, given to CloseWithError

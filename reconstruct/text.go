@@ -115,11 +115,15 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 }
 
 // repeat applies ev as Apply would when ev has the envelope of the last
-// event applied (the Stream knows it from parser.Decoder.SameEnvelope) and
-// that event took the delta route: ev is then another delta for the same task
-// and artifact, and only what its text can change is checked again, by
-// appendDelta. repeat reports whether it applied ev: false when the last
-// event did not take the delta route.
+// event applied and that event took the delta route: ev is then another
+// delta for the same task and artifact, and only what its text can change
+// is checked again, by appendDelta. The Stream knows the envelope from
+// parser.Decoder.SameEnvelope, which compares envelopes, not the append
+// rule: the rule's answer for the last event (appendRule) stands because
+// what it reads of an event, its one part's kind, metadata, file name and
+// media type, is in the envelope, and whether the artifact's last part is
+// plain, the delta route leaves as it was. repeat reports whether it
+// applied ev: false when the last event did not take the delta route.
 func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 	a := r.delta
 	if a == nil {
