@@ -81,11 +81,12 @@ func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 		return nil
 	}
 	a := r.recent
-	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) || appendRule(a, &in.Parts[0]) != asText {
+	if a == nil || a.Sealed || a.texts != 1 || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
 		return nil
 	}
-	// The text part that ends a, its only one, holds the live text.
-	if a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(a.Parts[a.textAt].Text) {
+	// Extended, the text part that ends a, its only one, holds the live
+	// text.
+	if appendRule(a, &in.Parts[0]) != asText || a.shown > r.pieces.before(a)+utf8buf.CompletePrefix(a.Parts[a.textAt].Text) {
 		return nil
 	}
 	return a
