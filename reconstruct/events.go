@@ -214,9 +214,34 @@ func (r *Reducer) tooLarge(f *sse.Frame, grow int) {
 // applyArtifact appends or replaces the parts of one artifact and seals it
 // on its last chunk. It returns false when the run ended.
 func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, last bool) bool {
-	a := r.artifactFor(f, in.ArtifactID, appendParts)
-	if a == nil {
-		return false
+	// The lookup converts the id without allocating; only a new
+	// artifact makes a copy of it.
+	a := r.recent
+	if a == nil || !bytes.Equal(a.ArtifactID, in.ArtifactID) {
+		a = r.find(in.ArtifactID)
+	}
+	if a != nil && a == r.pieces.of {
+		r.pieces.join(0)
+	}
+	switch {
+	case a == nil:
+		if appendParts && !r.diag(f, Diagnostic{ArtifactID: ownID(in.ArtifactID), Err: ErrUnknownArtifact}) {
+			return false
+		}
+		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
+			r.fail(f, ErrTooManyArtifacts)
+			return false
+		}
+		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(in.ArtifactID)}}
+		r.add(a)
+	case a.Sealed:
+		if !r.diag(f, Diagnostic{ArtifactID: a.ArtifactID, Err: ErrSealedArtifact}) {
+			return false
+		}
+		a.Sealed = false
+		if r.candidate == a {
+			r.candidate = nil
+		}
 	}
 	grow := partsSize(in.Parts) + len(in.Metadata.Raw)
 	if appendParts {
@@ -262,44 +287,6 @@ func (r *Reducer) applyArtifact(f *sse.Frame, in *parser.Artifact, appendParts, 
 	return true
 }
 
-// artifactFor returns the artifact with the given id that an update, an
-// append when appending, applies to, its text in one buffer (pieces.join):
-// a new one when the run has none (an append to it is a Diagnostic), and a
-// sealed one reopened (a Diagnostic too). It returns nil when the run
-// ended.
-func (r *Reducer) artifactFor(f *sse.Frame, id []byte, appending bool) *Artifact {
-	// The lookup converts the id without allocating; only a new
-	// artifact makes a copy of it.
-	a := r.recent
-	if a == nil || !bytes.Equal(a.ArtifactID, id) {
-		a = r.find(id)
-	}
-	if a != nil && a == r.pieces.of {
-		r.pieces.join(0)
-	}
-	switch {
-	case a == nil:
-		if appending && !r.diag(f, Diagnostic{ArtifactID: ownID(id), Err: ErrUnknownArtifact}) {
-			return nil
-		}
-		if len(r.res.Artifacts) >= r.opts.MaxArtifacts {
-			r.fail(f, ErrTooManyArtifacts)
-			return nil
-		}
-		a = &Artifact{Artifact: parser.Artifact{ArtifactID: ownID(id)}}
-		r.add(a)
-	case a.Sealed:
-		if !r.diag(f, Diagnostic{ArtifactID: a.ArtifactID, Err: ErrSealedArtifact}) {
-			return nil
-		}
-		a.Sealed = false
-		if r.candidate == a {
-			r.candidate = nil
-		}
-	}
-	return a
-}
-
 func partsSize(parts []parser.Part) int {
 	n := 0
 	for i := range parts {
@@ -329,11 +316,10 @@ func (r *Reducer) appendParts(a *Artifact, parts []parser.Part, room int) (rewro
 	}
 	for i := range parts {
 		p := &parts[i]
-		switch appendRule(a, p) {
-		case asText:
-			a.extendText(p.Text, room, nil)
-			continue
-		case asNothing:
+		if to := appendRule(a, p); to != asPart {
+			if to == asText {
+				a.extendText(p.Text, room, nil)
+			}
 			continue
 		}
 		a.Parts = append(a.Parts, copyPart(p))
