@@ -15,10 +15,11 @@ import (
 //
 // Buffers. The frame and the event handed to Apply and repeat are views
 // into the lexer's and the decoder's buffers, valid during the call only.
-// The Reducer copies what it keeps (the last event id, with setID; texts,
-// parts and metadata, into buffers of its own) and keeps no view into
-// them: the Stream may write to the lexer, which moves or reuses its
-// buffer, between any two calls.
+// The Reducer copies what it keeps of them (the last event id, with setID;
+// ids, texts, parts and metadata, into buffers of its own; an error event's
+// *parser.APIError is the caller's already) and keeps no view into them:
+// the Stream may write to the lexer, which moves or reuses its buffer,
+// between any two calls. LastEventID returns the Reducer's own copy.
 //
 // Updates. Pending returns the updates of the last call to Apply, repeat
 // (when it returned true), Fail or Finish; their texts are views into the
