@@ -17,7 +17,6 @@ package parser
 import (
 	"bytes"
 	"encoding/base64"
-	"errors"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -276,8 +275,7 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 		root, err = d.p.Parse(data)
 	}
 	if err != nil {
-		var se *jsonx.SyntaxError
-		errors.As(err, &se)
+		se := err.(*jsonx.SyntaxError) // Parse's only error
 		for _, s := range se.Path {
 			if s.Index >= 0 {
 				d.enterIndex(s.Index)

@@ -20,6 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/internal/jsonx"
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/parser/sse"
@@ -597,7 +598,7 @@ func (w *writer) errorDoc(err error) {
 		w.strBytesOmit("id", p.ID)
 	}
 	switch {
-	case errors.As(err, &trunc):
+	case errtext.As(err, &trunc):
 		// taskId, lastEventId and state are always present ("" when
 		// none), so is how the stream ended; cause only when the input
 		// failed (a reset, a deadline), with the failure's message.
@@ -612,7 +613,7 @@ func (w *writer) errorDoc(err error) {
 		if trunc.Cause != nil {
 			w.str("cause", trunc.Cause.Error())
 		}
-	case errors.As(err, &api):
+	case errtext.As(err, &api):
 		w.str("type", "api")
 		w.str("message", api.Message)
 		if api.Binding == parser.BindingREST || api.Binding == parser.BindingJSONRPC {
@@ -627,10 +628,10 @@ func (w *writer) errorDoc(err error) {
 		w.strOmit("reason", api.Reason)
 		w.strOmit("domain", api.Domain)
 		w.rawOmit("details", api.Details)
-		if errors.As(err, &ev) {
+		if errtext.As(err, &ev) {
 			where(ev.Position)
 		}
-	case errors.As(err, &notSSE):
+	case errtext.As(err, &notSSE):
 		w.str("type", "notEventStream")
 		w.str("message", err.Error())
 		if notSSE.StatusCode != 0 {
@@ -638,18 +639,18 @@ func (w *writer) errorDoc(err error) {
 		}
 		w.strOmit("contentType", notSSE.ContentType)
 		w.str("head", string(notSSE.Head))
-	case errors.As(err, &httpErr):
+	case errtext.As(err, &httpErr):
 		w.str("type", "http")
 		w.str("message", err.Error())
 		if httpErr.StatusCode != 0 {
 			w.int("httpStatus", int64(httpErr.StatusCode))
 		}
 		w.strOmit("contentType", httpErr.ContentType)
-	case errors.As(err, &diag):
+	case errtext.As(err, &diag):
 		w.str("type", "rule")
 		w.str("message", err.Error())
 		where(diag.Position)
-	case errors.As(err, &syn):
+	case errtext.As(err, &syn):
 		w.str("type", "syntax")
 		w.str("message", err.Error())
 		where(syn.Position)
@@ -657,13 +658,13 @@ func (w *writer) errorDoc(err error) {
 			w.int("jsonOffset", int64(syn.JSONOffset))
 		}
 		w.strOmit("jsonPointer", syn.JSONPointer)
-	case errors.As(err, &lex):
+	case errtext.As(err, &lex):
 		// The lexer's error concerns an event that was never dispatched:
 		// it has an offset and an id, no frame ordinal of its own.
 		w.str("type", "syntax")
 		w.str("message", err.Error())
 		where(sse.Position{Offset: lex.Offset, ID: lex.ID})
-	case errors.As(err, &ev):
+	case errtext.As(err, &ev):
 		w.str("type", "limit")
 		w.str("message", err.Error())
 		where(ev.Position)

@@ -223,7 +223,7 @@ func (s *Stream) end() bool {
 	if err == nil && !s.closed {
 		return false
 	}
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+	if err != nil && !isCut(err) {
 		// An oversized event: the run cannot be rebuilt without it.
 		s.red.Fail(err)
 		return true

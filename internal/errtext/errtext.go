@@ -48,3 +48,35 @@ func EndsWith(message string, err error) bool {
 func hasSuffix(s, suffix string) bool {
 	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
+
+// As reports whether err, or an error in the tree its Unwrap methods make,
+// is a T or says it is one (an As(any) bool method that fills a *T), and
+// if so sets *target to the first, depth first. It is errors.As for a
+// concrete target type: without reflection, so that the WebAssembly
+// module, which formats its errors with it, links no internal/reflectlite
+// (6 KB of the module gzipped; wasm/README.md's size section).
+func As[T error](err error, target *T) bool {
+	for err != nil {
+		if t, ok := err.(T); ok {
+			*target = t
+			return true
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok && x.As(target) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if As(e, target) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}

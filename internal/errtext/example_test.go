@@ -22,3 +22,18 @@ func ExampleAppendCause() {
 	// reconstruct: frame 3 at byte 240: parser: invalid JSON
 	// true
 }
+
+// As finds an error of a given type in a chain, as errors.As does.
+func ExampleAs() {
+	var cause *syntaxError
+	err := fmt.Errorf("reconstruct: frame 2: %w", &syntaxError{"bad number"})
+	if errtext.As(err, &cause) {
+		fmt.Println(cause.msg)
+	}
+	// Output:
+	// bad number
+}
+
+type syntaxError struct{ msg string }
+
+func (e *syntaxError) Error() string { return e.msg }
