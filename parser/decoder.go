@@ -81,8 +81,7 @@ const retainLimit = 1 << 20
 // The zero Decoder is ready to use. A Decoder must not be used from
 // multiple goroutines at once.
 type Decoder struct {
-	// pool holds what the pool of large text buffers needs (textpool.go;
-	// nothing on WebAssembly).
+	// pool holds what the pool of large text buffers needs (textpool.go).
 	pool textPool
 
 	p  jsonx.Parser
@@ -252,16 +251,14 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 
 	var root jsonx.Value
 	var err error
-	if native {
-		d.placed, d.placedTexts = 0, 0
-	}
-	if native && d.inPlace {
+	d.placed, d.placedTexts = 0, 0
+	if d.inPlace {
 		// The long texts with escapes of text parts are unescaped over
 		// themselves as the parser checks them: one pass, no buffer.
 		var placed int
 		root, placed, err = d.p.ParseInPlace(data, textPath)
 		d.placed = int32(placed)
-	} else if native {
+	} else {
 		// The long texts with escapes are unescaped as the parser checks
 		// them, into the text buffer (from the pool when the data is
 		// large): one pass over them, not two.
@@ -271,8 +268,6 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 			// text it unescaped: what Reset is told the stream needed.
 			d.maxText = max(d.maxText, len(data))
 		}
-	} else {
-		root, err = d.p.Parse(data)
 	}
 	if err != nil {
 		se := err.(*jsonx.SyntaxError) // Parse's only error
@@ -1116,19 +1111,13 @@ func (d *Decoder) strOf(v jsonx.Value) ([]byte, error) {
 	if !esc {
 		return raw, nil
 	}
-	if native {
-		if t, ok := v.Unescaped(); ok {
-			return t, nil // unescaped by ParseText
-		}
+	if t, ok := v.Unescaped(); ok {
+		return t, nil // unescaped by ParseText
 	}
 	d.textRoom(len(raw))
 	first := len(d.text)
 	var bad int
-	if native {
-		d.text, bad = v.AppendText(d.text)
-	} else {
-		d.text, bad = jsonx.AppendUnescaped(d.text, raw, jsonx.SurrogateWTF8)
-	}
+	d.text, bad = v.AppendText(d.text)
 	if bad >= 0 {
 		// The parser checked every escape: not reached.
 		return nil, d.fail(v.Pos()+1+bad, ErrInvalidJSON)
@@ -1148,16 +1137,11 @@ func (d *Decoder) unescapeInPlace(v jsonx.Value) []byte {
 	if !esc {
 		return raw
 	}
-	var text []byte
-	if native {
-		if t, ok := v.Unescaped(); ok {
-			d.placedTexts++ // unescaped over itself by ParseInPlace
-			return t
-		}
-		text, _ = v.AppendText(raw[:0:len(raw)])
-	} else {
-		text, _ = jsonx.AppendUnescaped(raw[:0:len(raw)], raw, jsonx.SurrogateWTF8)
+	if t, ok := v.Unescaped(); ok {
+		d.placedTexts++ // unescaped over itself by ParseInPlace
+		return t
 	}
+	text, _ := v.AppendText(raw[:0:len(raw)])
 	return text[:len(text):len(text)]
 }
 

@@ -205,18 +205,13 @@ func TestDecodeInPlaceShapeIgnoredText(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "one", string(ev.ArtifactUpdate.Artifact.Parts[0].Text))
 	head := first[:len(ignored)]
-	if native {
-		require.NotEqual(t, ignored, string(head), "the ignored text is unescaped over itself")
-	}
+	require.NotEqual(t, ignored, string(head), "the ignored text is unescaped over itself")
 	next := []byte(string(head) + `two` + tail)
 	wantEv, want := new(Decoder).Decode(&sse.Frame{Seq: 2, Data: bytes.Clone(next)})
-	if native {
-		require.Error(t, want, "the changed bytes are no JSON")
-	}
+	require.Error(t, want, "the changed bytes are no JSON")
 	got, err := d.DecodeInPlace(&sse.Frame{Seq: 2, Data: next})
 	require.Equal(t, want, err)
 	require.Empty(t, cmp.Diff(wantEv, got))
-	// Natively the first frame's shape was not kept; on WebAssembly,
-	// where nothing but the text changed, the shortcut took the second.
-	require.Equal(t, !native, d.SameEnvelope())
+	// The first frame's shape was not kept.
+	require.False(t, d.SameEnvelope())
 }

@@ -125,7 +125,7 @@ func (d *Decoder) keep(data []byte) {
 	ts, te := d.textStart, d.textEnd
 	if d.ev.Kind != KindArtifactUpdate || d.texts != 1 || len(u.Artifact.Parts) != 1 ||
 		u.Artifact.Extensions != nil || ts+1+len(data)-te > maxShape ||
-		(native && d.placed != d.placedTexts) {
+		d.placed != d.placedTexts {
 		// The last condition: DecodeInPlace's parser unescaped a string
 		// over itself that is not the text (one the decoder ignores), and
 		// the head or tail holds it, no longer as received.

@@ -1,20 +1,11 @@
-//go:build !wasm
-
 package parser
 
-import "sync"
-
-// native turns on what the native build spends code on for speed and the
-// WebAssembly module, under its size budget, does not (textpool_wasm.go):
-// the pool of large text buffers, jsonx's ParseText, which unescapes a
-// long text as it checks it (Decode), and Value.AppendText, which unescapes
-// a text without searching again for the escapes the parser found
-// (DecodeInPlace, short texts).
-const native = true
+import "github.com/a2astream/a2astream/internal/budget"
 
 // largeTexts holds the text buffers larger than retainLimit of Decoders
-// between events, each in a *textBox.
-var largeTexts sync.Pool
+// between events, each in a *textBox (a sync.Pool natively, one weakly
+// held slot on WebAssembly: see package budget).
+var largeTexts budget.Pool[textBox]
 
 // textPool is the Decoder's part in the pool of large text buffers: box
 // carries a text buffer larger than retainLimit to and from the pool

@@ -222,8 +222,7 @@
 // when its artifact takes another event, the run ends or Result is called:
 // a long answer allocates about twice its size. While such a text streams,
 // the text part of its Artifact holds its last piece only; Result gives the
-// whole text. (The WebAssembly build keeps every text in one buffer: 2 to 5
-// times the text, trimmed.)
+// whole text.
 //
 // The model is package parser's: an Artifact embeds a [parser.Artifact],
 // messages are [parser.Message] values (their text is [MessageText]), parts

@@ -22,10 +22,6 @@ var GrowText = growText
 // PieceMax is pieceMax: a text longer than that is kept in pieces.
 const PieceMax = pieceMax
 
-// Native is native: false in the WebAssembly build, which keeps a text in
-// one buffer rather than in pieces.
-const Native = native
-
 // ExtendInPieces extends the one text part of an open artifact, text
 // (with its capacity), by each delta as the delta route of Read does,
 // keeping the text in pieces, and returns the text joined, the number of

@@ -264,43 +264,29 @@ func allocatedBy(run func()) uint64 {
 // KiB, and the lexer's and decoder's buffers, sized by the largest event.
 // Deltas of 256 KiB (the bench corpus large) each take a piece of their
 // size. Every case is within 2.2 times the answer.
-//
-// The WebAssembly build keeps no pieces: its text stays one contiguous
-// []byte, grown into buffers of 512 bytes doubled (C the last one), which
-// add up to about 2C, and once the run ends a text of L bytes with more
-// than L/5 of room is copied into a buffer of its size (one more L), so
-// the figure is 2C/L, plus one when trimmed: 2 to 2.4 when C ≤ 1.2L, 3.4 to
-// 5 otherwise (8.5 MB just past a full 8 MiB buffer, 4.99). Any growth that
-// does not know the final length may see the text end just past a full
-// buffer; doubling makes that worst case 4 before the trim, the least any
-// growth can.
 func TestAnswerAllocation(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		size  int
 		delta int
-		wasm  float64 // times the answer, in the WebAssembly build
 	}{
-		{"3MB", 3_000_000, 64, 3.9},                        // 2·4 MiB + the trim: 3.80
-		{"8.5MB past a full buffer", 8_500_000, 64, 5},     // 2·16 MiB + the trim: 4.95
-		{"10MB", 10_000_000, 64, 4.4},                      // 2·16 MiB + the trim: 4.36
-		{"15.5MB near a full buffer", 15_500_000, 64, 2.2}, // 2·16 MiB: 2.16
-		{"25.95MB", 25_950_000, 64, 3.65},                  // 2·32 MiB + the trim: 3.59
-		{"25.6MB in 256 KiB deltas", 100 << 18, 256 << 10, 3.65},
+		{"3MB", 3_000_000, 64},
+		{"8.5MB past a full buffer", 8_500_000, 64},
+		{"10MB", 10_000_000, 64},
+		{"15.5MB near a full buffer", 15_500_000, 64},
+		{"25.95MB", 25_950_000, 64},
+		{"25.6MB in 256 KiB deltas", 100 << 18, 256 << 10},
 	} {
 		in := deltaRun(proseText(tc.size), tc.delta, false)
-		limit := tc.wasm
-		if reconstruct.Native {
-			// The room of the pieces a delta did not fit in: under a
-			// delta a piece, for deltas that share pieces.
-			waste := 0.0
-			if tc.delta <= reconstruct.PieceMax/16 {
-				waste = float64(tc.delta) / float64(reconstruct.PieceMax)
-			}
-			// The run's own: 256 KiB, and its lexer's and decoder's
-			// buffers, sized by the largest event (6 of them).
-			limit = min(2+waste+float64(256<<10+6*tc.delta)/float64(tc.size), 2.2)
+		// The room of the pieces a delta did not fit in: under a delta a
+		// piece, for deltas that share pieces.
+		waste := 0.0
+		if tc.delta <= reconstruct.PieceMax/16 {
+			waste = float64(tc.delta) / float64(reconstruct.PieceMax)
 		}
+		// The run's own: 256 KiB, and its lexer's and decoder's buffers,
+		// sized by the largest event (6 of them).
+		limit := min(2+waste+float64(256<<10+6*tc.delta)/float64(tc.size), 2.2)
 		check := func(t *testing.T, n uint64, res *reconstruct.Result) {
 			require.Len(t, res.Answer.Text(), tc.size)
 			require.Equal(t, proseText(tc.size), string(res.Answer.Text()))

@@ -153,7 +153,7 @@ const minTextCap = 512
 // in it. Otherwise the text grows in one buffer (growText).
 func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
-	if native && a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
+	if a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
 		(in.of == a || len(p.Text)+len(delta) > pieceMax) {
 		return in.add(a, delta, room)
 	}
@@ -228,7 +228,7 @@ func (in *pieces) add(a *Artifact, delta []byte, room int) (live []byte, end int
 // but the delta route reads it: of the text's size, with room for spare
 // more bytes (a text read while it streams).
 func (in *pieces) join(spare int) {
-	if !native || in.of == nil {
+	if in.of == nil {
 		return
 	}
 	p := &in.of.Parts[in.of.textAt]

@@ -182,15 +182,13 @@ func (p *Parser) Parse(data []byte) (Value, error) {
 	p.root = p.root[:0]
 	p.validate = false
 	p.path = p.path[:0]
-	if native {
-		p.pending, p.inData = span{}, false
-		if p.placing {
-			p.ip.anc, p.ip.placed = p.ip.anc[:0], 0
-		}
-		p.escs, p.escsFull = p.escs[:0], false
-		if p.escMax = len(data) / 32; len(data) > math.MaxInt32 {
-			p.escMax = 0
-		}
+	p.pending, p.inData = span{}, false
+	if p.placing {
+		p.ip.anc, p.ip.placed = p.ip.anc[:0], 0
+	}
+	p.escs, p.escsFull = p.escs[:0], false
+	if p.escMax = len(data) / 32; len(data) > math.MaxInt32 {
+		p.escMax = 0
 	}
 	if pos, deep := p.check(data); pos >= 0 {
 		path := make([]PathSeg, len(p.path))
@@ -300,7 +298,7 @@ func (p *Parser) value(i, depth int) int {
 	case '{', '[':
 		return p.container(i, depth)
 	case '"':
-		end, esc = p.string(i, native && p.unescape)
+		end, esc = p.string(i, p.unescape)
 	case 't':
 		end = p.literal(i, "true")
 	case 'f':
@@ -315,9 +313,7 @@ func (p *Parser) value(i, depth int) int {
 	}
 	if p.bad < 0 && !p.validate {
 		p.leaf(i, end, kind, esc)
-		if native {
-			p.indexed(e0, esc)
-		}
+		p.indexed(e0, esc)
 	}
 	return end
 }
@@ -397,7 +393,7 @@ func (p *Parser) container(i, depth int) int {
 				}
 				i = skipSpace(d, i)
 			}
-			if native && p.placing {
+			if p.placing {
 				// The step to this member, for ParseInPlace's choice.
 				st := step{int32(keyStart), int32(keyEnd)}
 				if !obj {
@@ -410,12 +406,10 @@ func (p *Parser) container(i, depth int) int {
 			// through a call to value.
 			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
 				e0 := len(p.escs)
-				end, esc := p.string(i, native && p.unescape)
+				end, esc := p.string(i, p.unescape)
 				if p.bad < 0 && !p.validate {
 					p.leaf(i, end, '"', esc)
-					if native {
-						p.indexed(e0, esc)
-					}
+					p.indexed(e0, esc)
 				}
 				i = end
 			} else {
@@ -523,15 +517,11 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 				if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
 					end = i + k
 				}
-				if native {
-					if cc = ctrlAhead(d, i, end, q, cc); cc < end {
-						return p.fail(cc), esc
-					}
-				} else if c := ctrlIndex(d[i:end]); c >= 0 {
-					return p.fail(i + c), esc
+				if cc = ctrlAhead(d, i, end, q, cc); cc < end {
+					return p.fail(cc), esc
 				}
 				if unescape && end < q {
-					if !native || !p.placing || p.placeHere() {
+					if !p.placing || p.placeHere() {
 						// Unescaping starts at this backslash, or at the
 						// escape just before it: the two may be the halves
 						// of a surrogate pair.
@@ -570,7 +560,7 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 			if c == '\\' {
 				esc = true
 				lastEsc = i
-				if native && len(p.escs) < p.escMax {
+				if len(p.escs) < p.escMax {
 					if len(p.escs) == cap(p.escs) {
 						// Doubled: append grows a large slice by a
 						// quarter, which allocates five times its size.
@@ -617,7 +607,7 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 	// The text is out[start:n]: in text, or, during ParseInPlace, in data.
 	start := mark
 	var out []byte
-	if native && p.placing {
+	if p.placing {
 		start, out = open+1, d[:open+1:len(d)]
 	} else {
 		out = slices.Grow(p.text, len(d)-open)
@@ -661,14 +651,9 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 		if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
 			end = i + k
 		}
-		if native {
-			if cc = ctrlAhead(d, i, end, q, cc); cc < end {
-				p.text = p.text[:mark]
-				return p.fail(cc), true
-			}
-		} else if c := ctrlIndex(d[i:end]); c >= 0 {
+		if cc = ctrlAhead(d, i, end, q, cc); cc < end {
 			p.text = p.text[:mark]
-			return p.fail(i + c), true
+			return p.fail(cc), true
 		}
 		n += copy(out[n:], d[i:end])
 		if end == q {
@@ -683,7 +668,7 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 // endText ends a string that stringUnescape unescaped, its text out[start:n]:
 // over itself in the data (ParseInPlace), or the new end of text.
 func (p *Parser) endText(out []byte, start, n int) {
-	if native && p.placing {
+	if p.placing {
 		p.ip.placed++
 	} else {
 		p.text = out[:n]
@@ -978,10 +963,10 @@ func (v Value) Contents() ([]byte, bool) {
 // into text, appended, in one pass instead of a check and an unescaping
 // after it; Value.Unescaped returns such a string's text. It returns the
 // extended text, which the values' texts are views of: they are valid
-// until text is written again. On WebAssembly and for input of 2 GiB or
-// more it is Parse, and text is returned as it was.
+// until text is written again. For input of 2 GiB or more it is Parse,
+// and text is returned as it was.
 func (p *Parser) ParseText(data, text []byte) (Value, []byte, error) {
-	if !native || len(data) > math.MaxInt32 {
+	if len(data) > math.MaxInt32 {
 		v, err := p.Parse(data)
 		return v, text, err
 	}
@@ -1009,10 +994,10 @@ func (p *Parser) ParseText(data, text []byte) (Value, []byte, error) {
 // and the error as Parse does. On a failure the strings before the
 // offending byte that place accepted are unescaped (the one that holds it
 // partly): data no longer holds what was received, and only the error's
-// position tells about it. On WebAssembly and for input of 2 GiB or more
-// it is Parse, and unescapes nothing.
+// position tells about it. For input of 2 GiB or more it is Parse, and
+// unescapes nothing.
 func (p *Parser) ParseInPlace(data []byte, place func(path []PathSeg) bool) (Value, int, error) {
-	if !native || len(data) > math.MaxInt32 || place == nil {
+	if len(data) > math.MaxInt32 || place == nil {
 		v, err := p.Parse(data)
 		return v, 0, err
 	}
@@ -1048,7 +1033,7 @@ func (p *Parser) placeHere() bool {
 // Unescaped returns the text of the string v when ParseText or
 // ParseInPlace unescaped it as it checked it, and whether it did.
 func (v Value) Unescaped() ([]byte, bool) {
-	if v.p == nil || !native {
+	if v.p == nil {
 		return nil, false
 	}
 	nd := &v.p.nodes[v.i]
@@ -1069,7 +1054,7 @@ func (v Value) Unescaped() ([]byte, bool) {
 // them): each byte is written after the bytes it comes from are read.
 func (v Value) AppendText(dst []byte) ([]byte, int) {
 	raw, esc := v.Contents()
-	if !native || !esc || v.p.nodes[v.i].escAt < 0 {
+	if !esc || v.p.nodes[v.i].escAt < 0 {
 		return AppendUnescaped(dst, raw, SurrogateWTF8)
 	}
 	// The runs between the escapes are copied, the escapes decoded, as

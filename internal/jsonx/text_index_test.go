@@ -1,5 +1,3 @@
-//go:build !wasm
-
 package jsonx
 
 import (
@@ -10,7 +8,7 @@ import (
 )
 
 // TestEscapeIndex checks the index of the escapes that Parse keeps for
-// AppendText (not built on WebAssembly): each string with escapes points
+// AppendText: each string with escapes points
 // at its first one, the positions are those of its backslashes, and past
 // the room of len/32 positions the strings point at none.
 func TestEscapeIndex(t *testing.T) {

@@ -140,7 +140,7 @@ func checkParseText(t *testing.T, data []byte, pos int) {
 
 // TestParseText checks ParseText on textDocs and on documents that fail in
 // a long string: the long strings with escapes are unescaped as they are
-// checked (natively), keys and short strings are not, and the verdict is
+// checked, keys and short strings are not, and the verdict is
 // Parse's.
 func TestParseText(t *testing.T) {
 	long := strings.Repeat("prose before the escape, ", 4)
@@ -164,7 +164,7 @@ func TestParseText(t *testing.T) {
 	require.NoError(t, err)
 	f := p.AppendFields(nil, v)[0]
 	_, unesc := f.Value.Unescaped()
-	require.Equal(t, native, unesc, "a long value with an escape is unescaped as it is checked, natively")
+	require.True(t, unesc, "a long value with an escape is unescaped as it is checked")
 	_, unesc = Value{&p, 0}.Unescaped()
 	require.False(t, unesc, "an object")
 	v, _, err = p.ParseText([]byte(`["short\n"]`), nil)

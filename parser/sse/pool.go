@@ -1,10 +1,9 @@
-//go:build !wasm
-
 package sse
 
-import "sync"
+import "github.com/a2astream/a2astream/internal/budget"
 
 // largeBuffers holds the large input buffers of idle Lexers: a Lexer
 // between events holds none, and a large event's buffer serves the next
-// large event of any stream.
-var largeBuffers sync.Pool
+// large event of any stream (a sync.Pool natively, one weakly held slot on
+// WebAssembly: see package budget).
+var largeBuffers budget.Pool[bufBox]

@@ -1,6 +1,0 @@
-//go:build wasm
-
-package reconstruct
-
-// native: see native.go.
-const native = false
