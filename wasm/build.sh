@@ -23,9 +23,14 @@
 # chunks 20% slower). At 799.9 KB: -l for runtime saved 23 KB with 40 KiB
 # chunks 18-90% slower; for parser/sse and utf8buf it grew the module by
 # 1.6 KB each.
+#
+# NAMES=1 keeps the function names (no -s -w), for bench/cmd/wasmsize,
+# which says what each package adds to the module.
 set -eu
 cd "$(dirname "$0")/.."
 p=github.com/a2astream/a2astream
+strip='-s -w '
+[ "${NAMES:-0}" = 1 ] && strip=
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 go build -buildmode=c-shared -trimpath \
 	-gcflags=$p/reconstruct=-l -gcflags=$p/reconstruct/resultjson=-l -gcflags=$p/citations=-l -gcflags=$p/internal/jsonx=-l \
-	-ldflags='-s -w -buildid=' -o "${1:-wasm/a2astream.wasm}" ./wasm
+	-ldflags="${strip}-buildid=" -o "${1:-wasm/a2astream.wasm}" ./wasm
