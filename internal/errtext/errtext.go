@@ -54,7 +54,7 @@ func hasSuffix(s, suffix string) bool {
 // if so sets *target to the first, depth first. It is errors.As for a
 // concrete target type: without reflection, so that the WebAssembly
 // module, which formats its errors with it, links no internal/reflectlite
-// (6 KB of the module gzipped; wasm/README.md's size section).
+// (with errors.Is, 14.9 KB of the module gzipped: bench/RESULTS.md).
 func As[T error](err error, target *T) bool {
 	for err != nil {
 		if t, ok := err.(T); ok {
