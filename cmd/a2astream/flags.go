@@ -48,9 +48,12 @@ status messages, the line that marks narration as thinking, notes, the
 final state and the usage. Colour is used on a terminal unless NO_COLOR is
 set. On a terminal, every control character the agent sent, except
 newline and tab, is shown visibly (ESC as ␛, BEL as ␇, CSI as \u009b,
-invalid UTF-8 as U+FFFD), and --json, --frames and --events write them as
-JSON escapes (\u001b, \u009b); a file or pipe gets the agent's bytes
-exactly. Each of stdout and stderr follows this rule on its own.
+invalid UTF-8 as U+FFFD), and so is every bidirectional formatting
+character, which could make the text read in another order than it was
+sent (RLO as \u202e, RLM as \u200f: U+061C, U+200E, U+200F, U+202A to
+U+202E, U+2066 to U+2069); --json, --frames and --events write them as
+JSON escapes (\u001b, \u009b, \u202e). A file or pipe gets the agent's
+bytes exactly. Each of stdout and stderr follows this rule on its own.
       --raw           pass the control characters the agent sent to a
                       terminal as they are (escape sequences included)
       --visible       show them visibly in a file or pipe too

@@ -88,8 +88,9 @@ func hostileRuns(deltas []string, at int, payload string) map[string]string {
 }
 
 // checkShown fails the test when what a terminal received holds a
-// control character other than newline and tab, C0, DEL or C1, or
-// ill-formed UTF-8, after removing the tool's own styles when styled.
+// control character other than newline and tab, C0, DEL or C1, a
+// bidirectional formatting character, or ill-formed UTF-8, after removing
+// the tool's own styles when styled.
 func checkShown(t *testing.T, screen []byte, styled bool) {
 	t.Helper()
 	if styled {
@@ -102,6 +103,8 @@ func checkShown(t *testing.T, screen []byte, styled bool) {
 			require.Failf(t, "ill-formed UTF-8 reached the terminal", "byte %#x at %d in:\n%q", screen[i], i, screen)
 		case r < 0x20 && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r <= 0x9f:
 			require.Failf(t, "a control character reached the terminal", "%U at %d in:\n%q", r, i, screen)
+		case bidiControls[r]:
+			require.Failf(t, "a bidirectional formatting character reached the terminal", "%U at %d in:\n%q", r, i, screen)
 		}
 		i += size
 	}
@@ -161,6 +164,9 @@ func controlCases() []controlCase {
 			controlCase{name: "C1 " + strconv.Itoa(int(c)), deltas: []string{"a" + string(c) + "b"}, at: 1},
 			controlCase{name: "C1 byte " + strconv.Itoa(int(c)), deltas: []string{"a" + string([]byte{byte(c)}) + "b"}, at: 1})
 	}
+	for _, c := range []rune{0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+		cases = append(cases, controlCase{name: "bidi " + strconv.FormatInt(int64(c), 16), deltas: []string{"a" + string(c) + "b"}, at: 1})
+	}
 	return append(cases,
 		controlCase{"CSI", []string{"hi \x1b[2J end"}, 5, "␛[2J"},
 		controlCase{"C1 CSI", []string{"hi \u009b31m end"}, 6, `\u009b31m`},
@@ -172,8 +178,23 @@ func controlCases() []controlCase {
 		controlCase{"the issue's text", []string{"hi \x1b]0;PWNED\x07 \x1b[2J\x1b]52;c;ZXZpbA==\x07 \u009b2J end"}, 6, "␛]0;PWNED␇"},
 		controlCase{"a bare ESC at the end of a delta", []string{"hi \x1b", "[2J end"}, 4, "␛[2J"},
 		controlCase{"a sequence split across deltas", []string{"hi \x1b]0;PW", "NED\x07 end"}, 7, "␛]0;PWNED␇"},
+		controlCase{"Trojan Source: RLO and PDF", []string{"take 5\u202e01 gm\u202c daily"}, 9, `5\u202e`},
+		controlCase{"RLI split across deltas", []string{"hi \xe2\x81", "\xa7dose\u2069 end"}, 3, ""},
+		controlCase{"RLO split after its first byte", []string{"hi \xe2", "\x80\xae end"}, 3, ""},
 		controlCase{"C1 split across deltas", []string{"hi \xc2", "\x9b2J end"}, 5, `\u009b2J`},
 	)
+}
+
+// controlCaseNamed returns the case of controlCases with this name.
+func controlCaseNamed(t *testing.T, name string) controlCase {
+	t.Helper()
+	for _, tc := range controlCases() {
+		if tc.name == name {
+			return tc
+		}
+	}
+	require.FailNow(t, "no control case "+name)
+	return controlCase{}
 }
 
 // TestTerminalShowsControls runs the hostile runs of every case on a
@@ -198,7 +219,7 @@ func TestTerminalShowsControls(t *testing.T) {
 		})
 	}
 	t.Run("colours", func(t *testing.T) {
-		tc := controlCases()[len(controlCases())-4] // the issue's text
+		tc := controlCaseNamed(t, "the issue's text")
 		screen, code := ptyRun(t, []string{"--unit", "bytes", "-"}, hostileRuns(tc.deltas, tc.at, tc.deltas[0])["completed"], false, nil, nil)
 		assert.Equal(t, exitOK, code)
 		assert.Contains(t, string(screen), ansiGreen+"● TASK_STATE_COMPLETED"+ansiReset, "the tool's own colours")
@@ -210,7 +231,7 @@ func TestTerminalShowsControls(t *testing.T) {
 // pseudo-terminal: the file gets the agent's bytes exactly, stderr shows
 // them visibly; --visible shows them visibly in the file too.
 func TestTerminalOnlyWhereATerminalIs(t *testing.T) {
-	tc := controlCases()[len(controlCases())-2] // a sequence split across deltas
+	tc := controlCaseNamed(t, "a sequence split across deltas")
 	payload := strings.Join(tc.deltas, "")
 	stream := hostileRuns(tc.deltas, tc.at, payload)["completed"]
 	for _, visible := range []bool{false, true} {
@@ -241,7 +262,7 @@ func TestTerminalOnlyWhereATerminalIs(t *testing.T) {
 // pseudo-terminal: the terminal shows the text visibly, the file gets the
 // status messages as sent.
 func TestTerminalStderrFile(t *testing.T) {
-	tc := controlCases()[len(controlCases())-2] // a sequence split across deltas
+	tc := controlCaseNamed(t, "a sequence split across deltas")
 	payload := strings.Join(tc.deltas, "")
 	f, err := os.Create(filepath.Join(t.TempDir(), "err.txt"))
 	require.NoError(t, err)
@@ -282,16 +303,19 @@ func visibleString(s string) string { return string(appendVisible(nil, []byte(s)
 
 // TestTerminalJSONOutputs checks that --json, --frames and --events, which
 // write the agent's text as JSON escapes, keep every control character
-// off a terminal, in their notes and errors on stderr too.
+// and bidirectional formatting character off a terminal, in their notes
+// and errors on stderr too.
 func TestTerminalJSONOutputs(t *testing.T) {
-	tc := controlCases()[len(controlCases())-4] // the issue's text
-	for _, mode := range []string{"--json", "--frames", "--events"} {
-		for name, stream := range hostileRuns(tc.deltas, tc.at, tc.deltas[0]) {
-			t.Run(mode+" "+name, func(t *testing.T) {
-				screen, _ := ptyRun(t, []string{mode, "-"}, stream, false, nil, nil)
-				require.NotEmpty(t, screen)
-				checkShown(t, screen, false)
-			})
+	for _, caseName := range []string{"the issue's text", "Trojan Source: RLO and PDF", "RLI split across deltas"} {
+		tc := controlCaseNamed(t, caseName)
+		for _, mode := range []string{"--json", "--frames", "--events"} {
+			for name, stream := range hostileRuns(tc.deltas, tc.at, strings.Join(tc.deltas, "")) {
+				t.Run(caseName+" "+mode+" "+name, func(t *testing.T) {
+					screen, _ := ptyRun(t, []string{mode, "-"}, stream, false, nil, nil)
+					require.NotEmpty(t, screen)
+					checkShown(t, screen, false)
+				})
+			}
 		}
 	}
 }
@@ -300,7 +324,7 @@ func TestTerminalJSONOutputs(t *testing.T) {
 // stdout and stderr are a terminal, on the issue's stream: nothing the
 // agent sent reaches the terminal as a control character.
 func TestTerminalProcess(t *testing.T) {
-	tc := controlCases()[len(controlCases())-4] // the issue's text
+	tc := controlCaseNamed(t, "the issue's text")
 	file := filepath.Join(t.TempDir(), "f.sse")
 	require.NoError(t, os.WriteFile(file, []byte(hostileRuns(tc.deltas, tc.at, tc.deltas[0])["completed"]), 0o644))
 	p := openPTY(t)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2astream/a2astream/citations"
+	"github.com/a2astream/a2astream/internal/errtext"
 	"github.com/a2astream/a2astream/utf8buf"
 )
 
@@ -19,12 +20,17 @@ import (
 // which is untrusted, and returns the extended slice. A control character
 // other than newline and tab is shown as a visible sign: a C0 character
 // and DEL as its Unicode control picture (ESC as ␛, BEL as ␇, CR as ␍), a
-// C1 character (U+0080 to U+009F) as a Go escape (CSI as \u009b). Each
-// maximal subpart of ill-formed UTF-8 is one U+FFFD, as
-// utf8buf.AppendDisplay writes it. Everything else is appended unchanged.
-// The rule is per character, with no state: a text may be shown in
-// pieces, as long as each ends on a whole character, as the updates of a
-// reconstruct.Stream do.
+// C1 character (U+0080 to U+009F) as a Go escape (CSI as \u009b). So is a
+// bidirectional formatting character (errtext.Bidi: RLO as \u202e, RLM as
+// \u200f), which would make a terminal that lays text out by the
+// bidirectional algorithm show it in another order than it was sent.
+// Zero-width and other invisible characters (U+200B to U+200D, U+2060,
+// U+FEFF, U+00AD) are text: they reorder nothing, and the joiners are part
+// of emoji and of scripts such as Persian and Devanagari. Each maximal
+// subpart of ill-formed UTF-8 is one U+FFFD, as utf8buf.AppendDisplay
+// writes it. Everything else is appended unchanged. The rule is per
+// character, with no state: a text may be shown in pieces, as long as each
+// ends on a whole character, as the updates of a reconstruct.Stream do.
 func appendVisible(dst, p []byte) []byte {
 	for i := 0; i < len(p); {
 		j := i
@@ -45,8 +51,8 @@ func appendVisible(dst, p []byte) []byte {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, "\uFFFD"...)
 			size = max(utf8buf.ReplacedLen(p[i:]), 1)
-		case r <= 0x9f:
-			dst = appendUEscape(dst, byte(r))
+		case r <= 0x9f || errtext.Bidi(r):
+			dst = appendUEscape(dst, r)
 		default:
 			dst = append(dst, p[i:i+size]...)
 		}
@@ -116,17 +122,18 @@ func (c controls) screen(terminal bool) screen {
 
 // jsonScreen writes the JSON of --json, --frames and --events to w, and
 // when escape is set, as a terminal must receive it: the C1 characters
-// (U+0080 to U+009F) and DEL, which JSON strings may hold as they are, are
-// written as \u escapes, which stand for the same characters, so the JSON
-// is the same; the JSON writers already escape C0 characters and replace
-// ill-formed UTF-8. As a C1 character is 0xC2 and one more byte, a 0xC2
-// that ends a Write is held until the next Write or Flush.
+// (U+0080 to U+009F), DEL and the bidirectional formatting characters
+// (errtext.Bidi), which JSON strings may hold as they are, are written as
+// \u escapes, which stand for the same characters, so the JSON is the same;
+// the JSON writers already escape C0 characters and replace ill-formed
+// UTF-8. A character cut by the end of a Write (at most 3 bytes) is held
+// until the next Write or Flush.
 type jsonScreen struct {
 	w      io.Writer
 	escape bool
-	// held is set when a 0xC2 ended the last Write and was not written.
-	held bool
-	buf  []byte // what the last Write wrote
+	held   []byte // the start of a character that ended the last Write
+	in     []byte // held and the next Write's bytes, joined
+	buf    []byte // what the last Write wrote
 }
 
 // Write writes p, escaped when j.escape is set.
@@ -134,29 +141,34 @@ func (j *jsonScreen) Write(p []byte) (int, error) {
 	if !j.escape || len(p) == 0 {
 		return j.w.Write(p)
 	}
-	b := j.buf[:0]
-	i := 0
-	if j.held {
-		j.held = false
-		if p[0] >= 0x80 && p[0] <= 0x9f {
-			b = appendUEscape(b, p[0])
-			i = 1
-		} else {
-			b = append(b, 0xc2)
-		}
+	in := p
+	if len(j.held) > 0 {
+		j.in = append(append(j.in[:0], j.held...), p...)
+		in, j.held = j.in, j.held[:0]
 	}
-	for ; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == 0x7f:
-			b = appendUEscape(b, c)
-		case c == 0xc2 && i+1 == len(p):
-			j.held = true
-		case c == 0xc2 && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
-			b = appendUEscape(b, p[i+1])
+	b := j.buf[:0]
+	for i := 0; i < len(in); {
+		c := in[i]
+		if c < utf8.RuneSelf {
+			if c == 0x7f {
+				b = appendUEscape(b, rune(c))
+			} else {
+				b = append(b, c)
+			}
 			i++
-		default:
-			b = append(b, c)
+			continue
 		}
+		if !utf8.FullRune(in[i:]) {
+			j.held = append(j.held, in[i:]...)
+			break
+		}
+		r, size := utf8.DecodeRune(in[i:])
+		if r >= 0x80 && r <= 0x9f || errtext.Bidi(r) {
+			b = appendUEscape(b, r)
+		} else {
+			b = append(b, in[i:i+size]...)
+		}
+		i += size
 	}
 	j.buf = b
 	if _, err := j.w.Write(b); err != nil {
@@ -165,20 +177,20 @@ func (j *jsonScreen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Flush writes a held 0xC2.
+// Flush writes a held character start.
 func (j *jsonScreen) Flush() error {
-	if !j.held {
+	if len(j.held) == 0 {
 		return nil
 	}
-	j.held = false
-	_, err := j.w.Write([]byte{0xc2})
+	_, err := j.w.Write(j.held)
+	j.held = j.held[:0]
 	return err
 }
 
-// appendUEscape appends the JSON escape \u00XX of the character c
-// (below U+0100).
-func appendUEscape(dst []byte, c byte) []byte {
-	return append(dst, '\\', 'u', '0', '0', hexDigit(c>>4), hexDigit(c&15))
+// appendUEscape appends the JSON and Go escape \uXXXX of r (below
+// U+10000), with lower-case hexadecimal digits.
+func appendUEscape(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigit(byte(r>>12&15)), hexDigit(byte(r>>8&15)), hexDigit(byte(r>>4&15)), hexDigit(byte(r&15)))
 }
 
 // outsideSequences returns cites with every ByteOffset that falls inside

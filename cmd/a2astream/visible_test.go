@@ -28,6 +28,13 @@ func TestAppendVisible(t *testing.T) {
 		{"a truncated sequence is one U+FFFD", "A\xe2\x82 B", "A\uFFFD B"},
 		{"a lone surrogate is three", "\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"},
 		{"U+00A0 and above are characters", "\u00a0\u00ff", "\u00a0\u00ff"},
+		{"bidi embeddings and overrides", "\u202a\u202b\u202c\u202d\u202e", `\u202a\u202b\u202c\u202d\u202e`},
+		{"bidi isolates", "\u2066\u2067\u2068\u2069", `\u2066\u2067\u2068\u2069`},
+		{"bidi marks", "\u200e\u200f\u061c", `\u200e\u200f\u061c`},
+		{"Trojan Source", "take 5\u202e01 gm\u202c daily", `take 5\u202e01 gm\u202c daily`},
+		{"a truncated RLO is one U+FFFD", "a\xe2\x80b", "a\uFFFDb"},
+		{"zero-width and invisible characters are text", "\u200b\u200c\u200d\u2060\ufeff\u00ad👩\u200d💻", "\u200b\u200c\u200d\u2060\ufeff\u00ad👩\u200d💻"},
+		{"Hebrew and Arabic letters are text", "שלום سلام", "שלום سلام"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,12 +101,12 @@ func TestOutsideSequences(t *testing.T) {
 	}
 }
 
-// TestJSONScreen writes JSON lines with C1 characters and DEL through a
-// jsonScreen in two writes cut at every byte: the output is the same
-// whatever the cut, holds no C1 character or DEL, and decodes to the same
-// value.
+// TestJSONScreen writes JSON lines with C1 characters, DEL and
+// bidirectional formatting characters through a jsonScreen in two writes
+// cut at every byte: the output is the same whatever the cut, holds none
+// of them, and decodes to the same value.
 func TestJSONScreen(t *testing.T) {
-	value := map[string]string{"text": "a\u009b31m b\x7f c\u0085 é \u00c2\u0080"}
+	value := map[string]string{"text": "a\u009b31m b\x7f c\u0085 é \u00c2\u0080 5\u202e01\u202c \u2067x\u2069 \u200f\u061c \u20ac \u2060"}
 	doc, err := json.Marshal(value)
 	require.NoError(t, err)
 	var whole bytes.Buffer
@@ -107,7 +114,7 @@ func TestJSONScreen(t *testing.T) {
 	_, err = j.Write(doc)
 	require.NoError(t, err)
 	require.NoError(t, j.Flush())
-	for _, bad := range []string{"\u009b", "\u0085", "\u0080", "\x7f"} {
+	for _, bad := range []string{"\u009b", "\u0085", "\u0080", "\x7f", "\u202e", "\u202c", "\u2067", "\u2069", "\u200f", "\u061c"} {
 		assert.NotContains(t, whole.String(), bad)
 	}
 	var back map[string]string
@@ -147,20 +154,29 @@ func TestControlsFlags(t *testing.T) {
 	assert.Equal(t, screen{escape: true}, controlsVisible.screen(false))
 }
 
+// bidiControls are the characters of Unicode's Bidi_Control property
+// (PropList.txt), written out independently of the code under test.
+var bidiControls = map[rune]bool{
+	0x061c: true, 0x200e: true, 0x200f: true,
+	0x202a: true, 0x202b: true, 0x202c: true, 0x202d: true, 0x202e: true,
+	0x2066: true, 0x2067: true, 0x2068: true, 0x2069: true,
+}
+
 // FuzzVisible checks, for any text and offset: appendVisible gives valid
-// UTF-8 without a control character other than newline and tab, the same
+// UTF-8 without a control character other than newline and tab or a
+// bidirectional formatting character (Unicode's Bidi_Control), the same
 // whether the text is shown whole or in two pieces cut between
 // characters; outsideSequences never moves an offset back, and never
 // leaves one inside a sequence.
 func FuzzVisible(f *testing.F) {
-	for _, s := range []string{"hi \x1b]0;PWNED\x07 \x1b[2J\x1b]52;c;ZXZpbA==\x07 \u009b2J end", "a\x1bP1$qm\x1b\\b", "\x1b", "\xc2", "A\xe2\x82 B", "\x1b]8;;u\x1b\\x\x1b]8;;\x1b\\"} {
+	for _, s := range []string{"hi \x1b]0;PWNED\x07 \x1b[2J\x1b]52;c;ZXZpbA==\x07 \u009b2J end", "a\x1bP1$qm\x1b\\b", "\x1b", "\xc2", "A\xe2\x82 B", "\x1b]8;;u\x1b\\x\x1b]8;;\x1b\\", "take 5\u202e01 gm\u202c \u2067x\u2069\u200f", "\xe2\x80"} {
 		f.Add(s, 3)
 	}
 	f.Fuzz(func(t *testing.T, s string, at int) {
 		shown := appendVisible(nil, []byte(s))
 		require.True(t, utf8.Valid(shown), "%q", shown)
 		for _, r := range string(shown) {
-			require.False(t, r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f, "%U in %q", r, shown)
+			require.False(t, r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || bidiControls[r], "%U in %q", r, shown)
 		}
 		if cut := len(s) / 2; utf8.ValidString(s) {
 			for cut > 0 && !utf8.RuneStart(s[cut]) {

@@ -80,3 +80,22 @@ func As[T error](err error, target *T) bool {
 	}
 	return false
 }
+
+// Bidi reports whether r is a bidirectional formatting character,
+// Unicode's Bidi_Control property (PropList.txt): the Arabic letter mark
+// U+061C, the marks LRM and RLM (U+200E, U+200F), the embeddings and
+// overrides LRE, RLE, PDF, LRO, RLO (U+202A to U+202E) and the isolates
+// LRI, RLI, FSI, PDI (U+2066 to U+2069). Each can make a text that a
+// terminal lays out by the bidirectional algorithm read in an order other
+// than that of its bytes (CVE-2021-42574, "Trojan Source"); a mark alone
+// moves the neutrals and numbers around it ("5, 10" after an RLM shows as
+// "10 ,5").
+func Bidi(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

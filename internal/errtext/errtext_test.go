@@ -51,3 +51,14 @@ func TestEndsWith(t *testing.T) {
 	}
 	assert.True(t, errtext.EndsWith("x: unexpected EOF", errors.New("unexpected EOF")), "a sentinel without a prefix")
 }
+
+// TestBidi checks the twelve characters of Unicode's Bidi_Control
+// property and their neighbours, which are not in it.
+func TestBidi(t *testing.T) {
+	for _, r := range []rune{0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+		assert.True(t, errtext.Bidi(r), "%U", r)
+	}
+	for _, r := range []rune{'a', 0x061b, 0x061d, 0x200b, 0x200c, 0x200d, 0x2029, 0x202f, 0x2060, 0x2065, 0x206a, 0xfeff, 0x05d0, 0x0627} {
+		assert.False(t, errtext.Bidi(r), "%U", r)
+	}
+}
