@@ -3,6 +3,8 @@ package parser
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/a2astream/a2astream/internal/errtext"
 )
 
 // APIError is an error reported by an A2A server: a REST error document
@@ -38,7 +40,10 @@ type APIError struct {
 
 // Error describes the error as "parser: server error <code> <status>
 // (<reason>): <message>", leaving out what is absent and a reason that
-// repeats the status.
+// repeats the status. The server's texts are written with their control
+// and bidirectional formatting characters escaped (\x1b, \u202e), so that
+// logging the error to a terminal cannot make it act; the fields keep
+// them as sent.
 func (e *APIError) Error() string {
 	b := make([]byte, 0, 64+len(e.Message))
 	b = append(b, "parser: server error"...)
@@ -48,16 +53,16 @@ func (e *APIError) Error() string {
 	}
 	if e.Status != "" {
 		b = append(b, ' ')
-		b = append(b, e.Status...)
+		b = errtext.AppendText(b, e.Status)
 	}
 	if e.Reason != "" && e.Reason != e.Status {
 		b = append(b, " ("...)
-		b = append(b, e.Reason...)
+		b = errtext.AppendText(b, e.Reason)
 		b = append(b, ')')
 	}
 	if e.Message != "" {
 		b = append(b, ": "...)
-		b = append(b, e.Message...)
+		b = errtext.AppendText(b, e.Message)
 	}
 	return string(b)
 }

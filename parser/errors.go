@@ -77,14 +77,15 @@ type DecodeError struct {
 //	parser: frame 3 (id "ev-7") at byte 1024, member /statusUpdate/status/state, data byte 40: invalid value for field
 //
 // The wrapped error's text follows without a "parser: " of its own, so
-// that the text names the package once.
+// that the text names the package once. The pointer, which may hold a
+// member name the agent chose, is written as errtext.AppendText writes it.
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 96)
 	b = append(b, "parser: "...)
 	b = e.Position.Append(b)
 	if e.JSONPointer != "" {
 		b = append(b, ", member "...)
-		b = append(b, e.JSONPointer...)
+		b = errtext.AppendText(b, e.JSONPointer)
 	}
 	if e.JSONOffset >= 0 {
 		b = append(b, ", data byte "...)

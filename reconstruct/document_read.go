@@ -44,7 +44,7 @@ func (e *DocumentError) Error() string {
 	b := append([]byte(nil), "reconstruct: result document"...)
 	if e.Member != "" {
 		b = append(b, ", member "...)
-		b = append(b, e.Member...)
+		b = errtext.AppendText(b, e.Member)
 	}
 	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, int64(e.Offset), 10)
@@ -77,8 +77,10 @@ type StoredError struct {
 	Raw []byte
 }
 
-// Error returns the message.
-func (e *StoredError) Error() string { return e.Message }
+// Error returns the message, with its control and bidirectional
+// formatting characters escaped (\x1b, \u202e), as every error text of the
+// project quotes what another party wrote; Message keeps it as read.
+func (e *StoredError) Error() string { return string(errtext.AppendText(nil, e.Message)) }
 
 // Unwrap returns the sentinel, or nil.
 func (e *StoredError) Unwrap() error { return e.Err }

@@ -155,7 +155,8 @@ type HTTPError struct {
 	Body []byte
 }
 
-// Error describes the response.
+// Error describes the response, with the control and bidirectional
+// formatting characters of the server's Content-Type escaped.
 func (e *HTTPError) Error() string {
 	b := append([]byte(nil), "reconstruct: HTTP "...)
 	b = strconv.AppendInt(b, int64(e.StatusCode), 10)
@@ -163,7 +164,7 @@ func (e *HTTPError) Error() string {
 	if e.ContentType == "" {
 		b = append(b, "no content type"...)
 	} else {
-		b = append(b, e.ContentType...)
+		b = errtext.AppendText(b, e.ContentType)
 	}
 	b = append(b, ", not an event stream"...)
 	return string(b)

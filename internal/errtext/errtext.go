@@ -1,7 +1,14 @@
-// Package errtext holds the one rule for the text of an error that wraps
-// another: the text names each package once. An error of package p writes
-// "p: " and where the problem was, then the wrapped error's text with its
-// leading "p: " dropped (a sentinel of the same package), so that
+// Package errtext holds the two rules for the text of an error.
+//
+// A text that another party sent (a server's message, a header, an id) is
+// written with its control and bidirectional formatting characters
+// escaped (AppendText), so that a program that logs an error to a
+// terminal is not made to act by it.
+//
+// An error that wraps another names each package once. An error of
+// package p writes "p: " and where the problem was, then the wrapped
+// error's text with its leading "p: " dropped (a sentinel of the same
+// package), so that
 //
 //	reconstruct: frame 2 at byte 179 artifact "a": append to an unknown artifact
 //
@@ -11,10 +18,14 @@
 //	reconstruct: frame 2 at byte 179: parser: server error 404 NOT_FOUND
 package errtext
 
+import "unicode/utf8"
+
 // AppendCause appends the text of err, wrapped by an error of package pkg
 // (its name without the colon, such as "reconstruct"), to b without a
 // leading "pkg: ", and returns the extended slice; "unknown error" when
-// err is nil.
+// err is nil. The text is written by AppendText, so that an error of
+// another module that quotes a server (a2a-go's, say) holds no control
+// character either; the project's own texts are unchanged by it.
 func AppendCause(b []byte, pkg string, err error) []byte {
 	if err == nil {
 		return append(b, "unknown error"...)
@@ -23,7 +34,47 @@ func AppendCause(b []byte, pkg string, err error) []byte {
 	if n := len(pkg); len(msg) > n+2 && msg[:n] == pkg && msg[n] == ':' && msg[n+1] == ' ' {
 		msg = msg[n+2:]
 	}
-	return append(b, msg...)
+	return AppendText(b, msg)
+}
+
+// AppendText appends s, a text that another party sent (a server's
+// message, status or reason, a header, a document's message), to b as an
+// error's text holds it, and returns the extended slice. Each character
+// that could make a terminal act or show the text in another order than
+// it was sent is written as a Go escape, as strconv.Quote writes it: a C0
+// character or DEL as \n, \t, \x1b…, a C1 character as \u009b, a
+// bidirectional formatting character (Bidi) as \u202e, and each byte of
+// ill-formed UTF-8 as \xff. Everything else, quotes and backslashes
+// included, is appended unchanged, so the text reads as sent and writing
+// a text AppendText wrote again gives it back unchanged: an error that
+// wraps another does not escape it twice. The error's own fields keep the
+// raw text.
+func AppendText(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r >= 0x20 && r < 0x7f || r > 0x9f && size > 1 && !Bidi(r):
+			b = append(b, s[i:i+size]...)
+		case r >= 7 && r <= 13:
+			b = append(b, '\\', "abtnvfr"[r-7])
+		case size == 1:
+			b = appendHex(b, 'x', rune(s[i]), 2)
+		default:
+			b = appendHex(b, 'u', r, 4)
+		}
+		i += size
+	}
+	return b
+}
+
+// appendHex appends a backslash, kind, and the n lower-case hexadecimal
+// digits of r.
+func appendHex(b []byte, kind byte, r rune, n int) []byte {
+	b = append(b, '\\', kind)
+	for shift := 4 * (n - 1); shift >= 0; shift -= 4 {
+		b = append(b, "0123456789abcdef"[r>>shift&15])
+	}
+	return b
 }
 
 // EndsWith reports whether message, the text of an error that wraps err

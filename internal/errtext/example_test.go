@@ -37,3 +37,12 @@ func ExampleAs() {
 type syntaxError struct{ msg string }
 
 func (e *syntaxError) Error() string { return e.msg }
+
+// A server's message with a terminal title sequence and a right-to-left
+// override, as an error's text quotes it.
+func ExampleAppendText() {
+	msg := "no such task \x1b]0;PWNED\x07 5\u202e01"
+	fmt.Println(string(errtext.AppendText([]byte("parser: server error 404: "), msg)))
+	// Output:
+	// parser: server error 404: no such task \x1b]0;PWNED\a 5\u202e01
+}
