@@ -561,7 +561,7 @@ func (w *writer) diagnostic(g *Diagnostic) {
 	w.strBytes("id", g.ID)
 	w.strBytesOmit("artifactId", g.ArtifactID)
 	w.strBytesOmit("taskId", g.TaskID)
-	w.strOmit("field", g.Field)
+	w.strOmit("jsonPointer", g.JSONPointer)
 	if g.From != 0 || g.To != 0 {
 		w.strOmit("from", g.From.String())
 		w.strOmit("to", g.To.String())

@@ -31,9 +31,10 @@ type DocumentError struct {
 	// Offset is the 0-based byte offset in the document of the value
 	// concerned; 0 for a document that is not valid JSON.
 	Offset int
-	// Member is the member concerned as a dotted path of names, such as
-	// "artifacts.parts.kind"; "" for the whole document.
-	Member string
+	// JSONPointer is the RFC 6901 JSON Pointer of the member concerned,
+	// such as "/artifacts/0/parts/1/kind", as parser.DecodeError gives
+	// it; "" for the whole document.
+	JSONPointer string
 	// Err is ErrDocument, a *parser.NameError for an enum's unknown name,
 	// or the *parser.DecodeError of a metadata object.
 	Err error
@@ -42,9 +43,9 @@ type DocumentError struct {
 // Error describes the error with its place in the document.
 func (e *DocumentError) Error() string {
 	b := append([]byte(nil), "reconstruct: result document"...)
-	if e.Member != "" {
+	if e.JSONPointer != "" {
 		b = append(b, ", member "...)
-		b = errtext.AppendText(b, e.Member)
+		b = errtext.AppendText(b, e.JSONPointer)
 	}
 	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, int64(e.Offset), 10)
@@ -140,8 +141,8 @@ func (a *Artifact) UnmarshalJSON(doc []byte) error {
 }
 
 // docReader reads a result document. err is the first error; once it is
-// set, every reader returns zero values. path holds the names of the
-// members being read, for errors.
+// set, every reader returns zero values. path is the JSON Pointer of the
+// value being read, for errors.
 type docReader struct {
 	doc  []byte
 	err  error
@@ -153,7 +154,7 @@ type docReader struct {
 
 func (d *docReader) fail(off int, err error) {
 	if d.err == nil {
-		d.err = &DocumentError{Offset: off, Member: string(d.path), Err: err}
+		d.err = &DocumentError{Offset: off, JSONPointer: string(d.path), Err: err}
 	}
 }
 
@@ -180,10 +181,7 @@ func (d *docReader) object(val []byte, off int, each func(key string, val []byte
 			return
 		}
 		n := len(d.path)
-		if n > 0 {
-			d.path = append(d.path, '.')
-		}
-		d.path = append(d.path, key...)
+		d.path = jsonx.AppendPointerToken(d.path, key)
 		each(string(key), v, voff)
 		d.path = d.path[:n]
 	}
@@ -196,12 +194,15 @@ func (d *docReader) array(val []byte, off int, each func(val []byte, off int)) {
 		d.fail(off, ErrDocument)
 		return
 	}
-	for d.err == nil {
+	for i := 0; d.err == nil; i++ {
 		v, voff, ok := c.NextElement()
 		if !ok {
 			return
 		}
+		n := len(d.path)
+		d.path = strconv.AppendInt(append(d.path, '/'), int64(i), 10)
 		each(v, voff)
+		d.path = d.path[:n]
 	}
 }
 
@@ -307,7 +308,7 @@ func (d *docReader) result(r *Result, val []byte, off int) {
 		}
 	}
 	if errVal != nil && !isNull(errVal) {
-		d.path = append(d.path[:0], "error"...)
+		d.path = append(d.path[:0], "/error"...)
 		r.Err = d.error(r, errVal, errOff)
 		d.path = d.path[:0]
 	}
@@ -487,8 +488,8 @@ func (d *docReader) diagnostic(val []byte, off int) Diagnostic {
 			g.ArtifactID = d.text(val, off)
 		case "taskId":
 			g.TaskID = d.text(val, off)
-		case "field":
-			g.Field = d.str(val, off)
+		case "jsonPointer":
+			g.JSONPointer = d.str(val, off)
 		case "from":
 			d.enum(val, off, &g.From)
 		case "to":

@@ -155,20 +155,21 @@ func TestGoldenDocumentsRoundTrip(t *testing.T) {
 	}
 }
 
-// A document that is not one gives a *DocumentError naming the member.
+// A document that is not one gives a *DocumentError naming the member by
+// its JSON Pointer, array indices and escaped names included.
 func TestResultJSONErrors(t *testing.T) {
 	tests := []struct {
-		name, doc, member string
-		err               error
+		name, doc, pointer string
+		err                error
 	}{
 		{"not JSON", `{"state":`, "", reconstruct.ErrDocument},
 		{"not an object", `[]`, "", reconstruct.ErrDocument},
-		{"unknown state", `{"state":"DONE"}`, "state", parser.ErrUnknownName},
-		{"state of A2A 0.3", `{"state":"completed"}`, "state", parser.ErrLegacyShape},
-		{"id of the wrong type", `{"taskId":7}`, "taskId", reconstruct.ErrDocument},
-		{"unknown part kind", `{"artifacts":[{"artifactId":"a","parts":[{"kind":"file"}]}]}`, "artifacts.parts.kind", parser.ErrUnknownName},
-		{"bad base64", `{"artifacts":[{"parts":[{"kind":"raw","raw":"!!"}]}]}`, "artifacts.parts.raw", reconstruct.ErrDocument},
-		{"bad role", `{"statusMessage":{"role":"agent"}}`, "statusMessage.role", parser.ErrLegacyShape},
+		{"unknown state", `{"state":"DONE"}`, "/state", parser.ErrUnknownName},
+		{"state of A2A 0.3", `{"state":"completed"}`, "/state", parser.ErrLegacyShape},
+		{"id of the wrong type", `{"taskId":7}`, "/taskId", reconstruct.ErrDocument},
+		{"unknown part kind", `{"artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"x"},{"kind":"file"}]}]}`, "/artifacts/0/parts/1/kind", parser.ErrUnknownName},
+		{"bad base64", `{"artifacts":[{"parts":[]},{"parts":[{"kind":"raw","raw":"!!"}]}]}`, "/artifacts/1/parts/0/raw", reconstruct.ErrDocument},
+		{"bad role", `{"statusMessage":{"role":"agent"}}`, "/statusMessage/role", parser.ErrLegacyShape},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,7 +182,7 @@ func TestResultJSONErrors(t *testing.T) {
 			require.ErrorIs(t, err, tt.err)
 			var de *reconstruct.DocumentError
 			require.ErrorAs(t, err, &de)
-			assert.Equal(t, tt.member, de.Member)
+			assert.Equal(t, tt.pointer, de.JSONPointer)
 			assert.True(t, strings.HasPrefix(de.Error(), "reconstruct: result document"), de.Error())
 		})
 	}

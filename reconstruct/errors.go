@@ -42,7 +42,7 @@ var (
 	// 1.0 removed and whose meaning is unambiguous, so it was ignored:
 	// "final" in a status update (finality comes from the state). It is
 	// reported once per run, for the first event that carries one;
-	// Diagnostic.Field names the member. A2A 0.3 shapes that would lose
+	// Diagnostic.JSONPointer names the member. A2A 0.3 shapes that would lose
 	// text are refused by the decoder instead (parser.ErrLegacyShape).
 	ErrLegacyField = errors.New("reconstruct: A2A 0.3 member that A2A 1.0 removed, ignored")
 	// ErrNoAnswer means a run completed without a sealed artifact that is
@@ -87,9 +87,10 @@ type Diagnostic struct {
 	// TaskID is the task id the event named, for ErrOtherTask; nil
 	// otherwise.
 	TaskID []byte
-	// Field is the JSON member concerned, as a dotted path such as
-	// "statusUpdate.final", for ErrLegacyField; "" otherwise.
-	Field string
+	// JSONPointer is the RFC 6901 JSON Pointer of the member concerned,
+	// such as "/statusUpdate/final" for ErrLegacyField, as
+	// parser.DecodeError gives it; "" when none.
+	JSONPointer string
 	// From and To are the states of a forbidden transition (ErrTransition)
 	// or the final state and the new one (ErrAfterFinal).
 	From, To parser.TaskState
@@ -114,9 +115,9 @@ func (d *Diagnostic) Error() string {
 		b = append(b, " task "...)
 		b = strconv.AppendQuote(b, string(d.TaskID))
 	}
-	if d.Field != "" {
-		b = append(b, " field "...)
-		b = strconv.AppendQuote(b, d.Field)
+	if d.JSONPointer != "" {
+		b = append(b, " member "...)
+		b = errtext.AppendText(b, d.JSONPointer)
 	}
 	if d.From != 0 || d.To != 0 {
 		b = append(b, ' ')

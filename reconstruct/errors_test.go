@@ -471,14 +471,14 @@ func TestReport(t *testing.T) {
 
 	var r reconstruct.Reducer
 	r.Reset(nil)
-	require.NoError(t, r.Report(frame, reconstruct.Diagnostic{ArtifactID: id, Field: "x.parts", Err: errLost}))
+	require.NoError(t, r.Report(frame, reconstruct.Diagnostic{ArtifactID: id, JSONPointer: "/x/parts", Err: errLost}))
 	id[0] = 'b'
 	require.Len(t, r.Result().Diagnostics, 1)
 	d := r.Result().Diagnostics[0]
 	assert.ErrorIs(t, &d, errLost)
 	assert.Equal(t, sse.Position{Offset: 10, Seq: 3, ID: []byte("e-3")}, d.Position)
 	assert.Equal(t, "a1", string(d.ArtifactID), "a copy")
-	assert.Equal(t, "x.parts", d.Field)
+	assert.Equal(t, "/x/parts", d.JSONPointer)
 	assert.Empty(t, r.Pending())
 	assert.NoError(t, r.Err())
 

@@ -125,7 +125,7 @@ func (r *Reducer) message(f *sse.Frame, m *parser.Message) {
 func (r *Reducer) statusUpdate(f *sse.Frame, u *parser.StatusUpdate) {
 	if u.LegacyFinal && !r.legacy {
 		r.legacy = true
-		if !r.diag(f, Diagnostic{Field: "statusUpdate.final", Err: ErrLegacyField}) {
+		if !r.diag(f, Diagnostic{JSONPointer: "/statusUpdate/final", Err: ErrLegacyField}) {
 			return
 		}
 	}

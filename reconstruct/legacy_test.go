@@ -55,8 +55,8 @@ func TestLegacyFinal(t *testing.T) {
 			require.Len(t, got.Diagnostics, len(want.Diagnostics)+1)
 			d := got.Diagnostics[len(want.Diagnostics)]
 			assert.ErrorIs(t, &d, reconstruct.ErrLegacyField)
-			assert.Equal(t, "statusUpdate.final", d.Field)
-			assert.Contains(t, d.Error(), `field "statusUpdate.final"`)
+			assert.Equal(t, "/statusUpdate/final", d.JSONPointer)
+			assert.Contains(t, d.Error(), `member /statusUpdate/final`)
 			assert.Positive(t, d.Seq)
 
 			_, err = reconstruct.Read(strings.NewReader(legacy), &reconstruct.Options{Strict: true})

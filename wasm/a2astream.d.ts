@@ -233,8 +233,8 @@ export interface Diagnostic {
   id: string;
   artifactId?: string;
   taskId?: string;
-  /** The JSON member concerned. */
-  field?: string;
+  /** The RFC 6901 JSON Pointer of the member concerned, such as "/statusUpdate/final". */
+  jsonPointer?: string;
   /** The transition a rule forbade: from and to. */
   from?: TaskState;
   to?: TaskState;

@@ -7,6 +7,7 @@ package a2ago
 import (
 	"bytes"
 	"errors"
+	"strconv"
 
 	"github.com/a2astream/a2astream/parser"
 	"github.com/a2astream/a2astream/reconstruct"
@@ -23,15 +24,15 @@ var (
 	// artifact arrived with no parts: a2a-go skips a member it does not
 	// know, such as the "content" under which A2A 0.3's REST binding puts
 	// a message's parts, where a2astream's byte path refuses the event
-	// (parser.ErrLegacyShape). Diagnostic.Field names the member, such as
-	// "statusUpdate.status.message.parts"; ArtifactID the artifact.
+	// (parser.ErrLegacyShape). Diagnostic.JSONPointer names the member, such
+	// as "/statusUpdate/status/message/parts"; ArtifactID the artifact.
 	ErrNoParts = errors.New("a2ago: message or artifact without parts (a2a-go skips parts it cannot read, such as A2A 0.3's content)")
 	// ErrReplacedText means a text part of an artifact update began or
 	// ended with U+FFFD: a character that the agent split between two
 	// deltas, as raw UTF-8 bytes or as the two escapes of a surrogate
 	// pair, which a2a-go's JSON decoding replaced with U+FFFD before the
 	// adapter saw it, where a2astream's byte path joins the halves.
-	// Diagnostic.Field is "artifactUpdate.artifact.parts", ArtifactID the
+	// Diagnostic.JSONPointer is "/artifactUpdate/artifact/parts", ArtifactID the
 	// artifact.
 	ErrReplacedText = errors.New("a2ago: text begins or ends with U+FFFD (a character split between deltas, replaced by a2a-go's JSON decoding)")
 )
@@ -63,40 +64,40 @@ func (d *driver) report(ev *parser.Event) error {
 // lost appends to dst a diagnostic for each kind of loss that ev shows and
 // that the run has not reported yet, and marks it reported.
 func (d *driver) lost(dst []reconstruct.Diagnostic, ev *parser.Event) []reconstruct.Diagnostic {
-	add := func(k loss, err error, field string, artifactID []byte) {
+	add := func(k loss, err error, pointer string, artifactID []byte) {
 		if d.reported&k == 0 {
 			d.reported |= k
-			dst = append(dst, reconstruct.Diagnostic{ArtifactID: artifactID, Field: field, Err: err})
+			dst = append(dst, reconstruct.Diagnostic{ArtifactID: artifactID, JSONPointer: pointer, Err: err})
 		}
 	}
-	noParts := func(field string, m *parser.Message) {
+	noParts := func(pointer string, m *parser.Message) {
 		if len(m.Parts) == 0 {
-			add(lossParts, ErrNoParts, field, nil)
+			add(lossParts, ErrNoParts, pointer, nil)
 		}
 	}
 	switch ev.Kind {
 	case parser.KindTask:
 		if ev.Task.Status.HasMessage {
-			noParts("task.status.message.parts", &ev.Task.Status.Message)
+			noParts("/task/status/message/parts", &ev.Task.Status.Message)
 		}
 		for i := range ev.Task.Artifacts {
 			if a := &ev.Task.Artifacts[i]; len(a.Parts) == 0 {
-				add(lossParts, ErrNoParts, "task.artifacts.parts", a.ArtifactID)
+				add(lossParts, ErrNoParts, "/task/artifacts/"+strconv.Itoa(i)+"/parts", a.ArtifactID)
 			}
 		}
 	case parser.KindMessage:
-		noParts("message.parts", &ev.Message)
+		noParts("/message/parts", &ev.Message)
 	case parser.KindStatusUpdate:
 		if ev.StatusUpdate.Status.HasMessage {
-			noParts("statusUpdate.status.message.parts", &ev.StatusUpdate.Status.Message)
+			noParts("/statusUpdate/status/message/parts", &ev.StatusUpdate.Status.Message)
 		}
 	case parser.KindArtifactUpdate:
 		a := &ev.ArtifactUpdate.Artifact
 		if len(a.Parts) == 0 {
-			add(lossParts, ErrNoParts, "artifactUpdate.artifact.parts", a.ArtifactID)
+			add(lossParts, ErrNoParts, "/artifactUpdate/artifact/parts", a.ArtifactID)
 		}
 		if d.reported&lossText == 0 && replaced(a.Parts) {
-			add(lossText, ErrReplacedText, "artifactUpdate.artifact.parts", a.ArtifactID)
+			add(lossText, ErrReplacedText, "/artifactUpdate/artifact/parts", a.ArtifactID)
 		}
 	}
 	return dst

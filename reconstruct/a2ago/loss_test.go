@@ -49,11 +49,11 @@ const legacyArtifact = "data: {\"task\":{\"id\":\"t1\",\"contextId\":\"c1\",\"st
 // under Strict.
 func TestNoPartsDiagnostic(t *testing.T) {
 	tests := []struct {
-		name, in, field string
-		artifact        bool
+		name, in, pointer string
+		artifact          bool
 	}{
-		{"status message", legacyQuestion, "statusUpdate.status.message.parts", false},
-		{"artifact", legacyArtifact, "artifactUpdate.artifact.parts", true},
+		{"status message", legacyQuestion, "/statusUpdate/status/message/parts", false},
+		{"artifact", legacyArtifact, "/artifactUpdate/artifact/parts", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestNoPartsDiagnostic(t *testing.T) {
 			require.Len(t, res.Diagnostics, 1, "diagnostics: %v", res.Diagnostics)
 			d := &res.Diagnostics[0]
 			assert.ErrorIs(t, d, a2ago.ErrNoParts)
-			assert.Equal(t, tt.field, d.Field)
+			assert.Equal(t, tt.pointer, d.JSONPointer)
 			assert.Equal(t, int64(2), d.Seq, "the event's ordinal")
 			if tt.artifact {
 				assert.Equal(t, "a1", string(d.ArtifactID))
@@ -133,7 +133,7 @@ func TestReplacedTextDiagnostic(t *testing.T) {
 			d := &res.Diagnostics[0]
 			assert.ErrorIs(t, d, a2ago.ErrReplacedText)
 			assert.Equal(t, "a1", string(d.ArtifactID))
-			assert.Equal(t, "artifactUpdate.artifact.parts", d.Field)
+			assert.Equal(t, "/artifactUpdate/artifact/parts", d.JSONPointer)
 			assert.Equal(t, int64(2), d.Seq, "the first delta")
 		})
 	}

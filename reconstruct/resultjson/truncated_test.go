@@ -96,12 +96,12 @@ func TestLegacyFieldDiagnostic(t *testing.T) {
 	res, err := reconstruct.Read(strings.NewReader(in), nil)
 	require.NoError(t, err)
 	var doc struct {
-		Diagnostics []struct{ Field, Error string }
+		Diagnostics []struct{ JSONPointer, Error string }
 		Error       *struct{ Type string }
 	}
 	require.NoError(t, json.Unmarshal(Append(nil, res, err, nil), &doc))
 	require.Len(t, doc.Diagnostics, 1)
-	assert.Equal(t, "statusUpdate.final", doc.Diagnostics[0].Field)
+	assert.Equal(t, "/statusUpdate/final", doc.Diagnostics[0].JSONPointer)
 	assert.Contains(t, doc.Diagnostics[0].Error, strings.TrimPrefix(reconstruct.ErrLegacyField.Error(), "reconstruct: "))
 	assert.Nil(t, doc.Error)
 
