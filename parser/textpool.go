@@ -3,22 +3,17 @@ package parser
 import "github.com/a2astream/a2astream/internal/budget"
 
 // largeTexts holds the text buffers larger than retainLimit of Decoders
-// between events, each in a *textBox (a sync.Pool natively, one weakly
-// held slot on WebAssembly: see package budget).
-var largeTexts budget.Pool[textBox]
+// between events (see package budget for how each build keeps them).
+var largeTexts budget.Pool
 
 // textPool is the Decoder's part in the pool of large text buffers: box
 // carries a text buffer larger than retainLimit to and from the pool
 // (releaseText, textRoom); small is the Decoder's own buffer, kept aside
 // meanwhile.
 type textPool struct {
-	box   *textBox
+	box   *budget.Box
 	small []byte
 }
-
-// textBox carries a large text buffer in the pool (a pointer, so that
-// putting it there allocates nothing).
-type textBox struct{ b []byte }
 
 // releaseText hands a text buffer larger than retainLimit, whose views the
 // last event's were, to the pool that all the Decoders of the process
@@ -30,12 +25,8 @@ func (d *Decoder) releaseText() {
 		return
 	}
 	d.maxText = max(d.maxText, len(d.text))
-	box := d.pool.box
-	if box == nil {
-		box = new(textBox)
-	}
-	box.b, d.text, d.pool.box, d.pool.small = d.text[:0], d.pool.small, nil, nil
-	largeTexts.Put(box)
+	largeTexts.Put(d.pool.box, d.text[:0])
+	d.text, d.pool.box, d.pool.small = d.pool.small, nil, nil
 }
 
 // textRoom makes room for n more bytes of text with a buffer from the pool
@@ -46,13 +37,11 @@ func (d *Decoder) textRoom(n int) {
 	if need <= cap(d.text) || need <= retainLimit {
 		return
 	}
-	if v := largeTexts.Get(); v != nil {
-		if box := v.(*textBox); cap(box.b) >= need {
-			if cap(d.text) <= retainLimit {
-				d.pool.small = d.text[:0]
-			}
-			d.text = append(box.b[:0], d.text...)
-			box.b, d.pool.box = nil, box
+	if box, b := largeTexts.Get(); cap(b) >= need {
+		if cap(d.text) <= retainLimit {
+			d.pool.small = d.text[:0]
 		}
+		d.text = append(b[:0], d.text...)
+		d.pool.box = box
 	}
 }

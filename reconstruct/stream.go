@@ -284,6 +284,10 @@ func (s *Stream) CloseWithError(err error) error {
 		pending = append(pending, u)
 	}
 	s.batch, s.next, s.cur = pending, 0, nil
+	// The run is over and the lexer is not read again until Reset: its
+	// buffers go back to the pool now, for the next Stream (Read makes
+	// one for each stream) to take, rather than to the garbage with s.
+	s.lx.Reset(nil)
 	return s.red.Err()
 }
 

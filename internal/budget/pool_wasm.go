@@ -4,24 +4,30 @@ package budget
 
 import "weak"
 
-// Pool holds values of type *T between their users, with sync.Pool's
-// methods, in one slot: the module runs one goroutine at a time, with no
-// preemption between the slot's read and write. The slot holds its value
-// weakly, as a sync.Pool does: the garbage collector may take it back, so
-// the pool never keeps memory alive. The zero Pool is empty and ready to
-// use.
-type Pool[T any] struct{ slot weak.Pointer[T] }
+// Pool holds a large buffer between its users, in a *Box, in one slot: the
+// module runs one goroutine at a time, with no preemption between the
+// slot's read and write. The slot holds its box weakly: the garbage
+// collector may take it back, so the pool never keeps memory alive. The
+// zero Pool is empty and ready to use.
+type Pool struct{ slot weak.Pointer[Box] }
 
-// Get takes the value out of the slot: a *T, or nil when the slot is empty
-// or the collector took its value.
-func (p *Pool[T]) Get() any {
-	v := p.slot.Value()
-	p.slot = weak.Pointer[T]{}
-	if v == nil {
-		return nil
+// Get takes the buffer out of the slot with its box; nil, nil when the
+// slot is empty or the collector took its box.
+func (p *Pool) Get() (*Box, []byte) {
+	box := p.slot.Value()
+	p.slot = weak.Pointer[Box]{}
+	if box == nil {
+		return nil, nil
 	}
-	return v
+	return box, box.take()
 }
 
-// Put puts v, a *T, in the slot, dropping the value it held.
-func (p *Pool[T]) Put(v any) { p.slot = weak.Make(v.(*T)) }
+// Put puts b in the slot, in box (nil for a new one), dropping the box it
+// held.
+func (p *Pool) Put(box *Box, b []byte) {
+	if box == nil {
+		box = new(Box)
+	}
+	box.b = b
+	p.slot = weak.Make(box)
+}

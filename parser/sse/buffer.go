@@ -5,6 +5,8 @@ package sse
 // and how the indices into it move when its released bytes are dropped
 // (shift).
 
+import "github.com/a2astream/a2astream/internal/budget"
+
 const (
 	// minBufferSize is the smallest buffer a Lexer allocates.
 	minBufferSize = 4 << 10
@@ -39,7 +41,7 @@ type input struct {
 	// small is the Lexer's own buffer, at most idleBufferSize, kept aside
 	// while buf is a large one; box carries a large buf to the pool.
 	small []byte
-	box   *bufBox
+	box   *budget.Box
 	base  int64 // stream offset of buf[0]
 	start int
 	cur   int
@@ -101,35 +103,23 @@ func (lx *Lexer) release() {
 	}
 	lx.id.copyOut(in.buf, &lx.frame)
 	lx.shift(len(in.buf))
-	box := in.box
-	if box == nil {
-		box = new(bufBox)
-	}
-	box.b = in.buf[:0]
-	largeBuffers.Put(box)
+	largeBuffers.Put(in.box, in.buf[:0])
 	in.buf, in.box, in.small = in.small, nil, nil
 	// The views go, the frame's place stays: a caller may still ask how
 	// many frames came (Frame().Seq) after the buffer went back.
 	lx.frame = Frame{Offset: lx.frame.Offset, Seq: lx.frame.Seq, ID: lx.frame.ID}
 }
 
-// bufBox carries a large buffer in the pool (a pointer, so that putting it
-// there allocates nothing); it travels with the buffer, in input.box.
-type bufBox struct{ b []byte }
-
 // takeBuffer returns an empty large buffer with a capacity from need to
 // most (size if it allocates one) and its box (nil if it allocated): one
 // from the pool when it has one that fits. A pooled buffer too small is
 // dropped; one too large, put back.
-func takeBuffer(need, size, most int) ([]byte, *bufBox) {
-	if v := largeBuffers.Get(); v != nil {
-		box := v.(*bufBox)
-		if c := cap(box.b); c >= need && c <= most {
-			b := box.b[:0]
-			box.b = nil
-			return b, box
+func takeBuffer(need, size, most int) ([]byte, *budget.Box) {
+	if box, b := largeBuffers.Get(); box != nil {
+		if c := cap(b); c >= need && c <= most {
+			return b[:0], box
 		} else if c > most {
-			largeBuffers.Put(box)
+			largeBuffers.Put(box, b)
 		}
 	}
 	return make([]byte, 0, size), nil

@@ -11,8 +11,19 @@ const KeepBufferSize = keepBufferSize
 // DrainBufferPools empties the pool of idle Lexers' large buffers, so
 // that a test sees a Lexer grow its own.
 func DrainBufferPools() {
-	for largeBuffers.Get() != nil {
+	for box, _ := largeBuffers.Get(); box != nil; box, _ = largeBuffers.Get() {
 	}
+}
+
+// PooledBuffer returns the capacity of the buffer the pool would hand out
+// next, and leaves it there; 0 when it holds none.
+func PooledBuffer() int {
+	box, b := largeBuffers.Get()
+	if box == nil {
+		return 0
+	}
+	largeBuffers.Put(box, b)
+	return cap(b)
 }
 
 // HeldBytes returns the capacity of every buffer the Lexer holds.

@@ -54,7 +54,8 @@ type Options struct {
 // MaxEventSize bytes, and the last Write) in one buffer, grown by doubling
 // up to 1 MiB and then by half, so that the buffer for one large event
 // ends at most 1.5 times its size. Between events, once Next has consumed
-// every byte written, a buffer larger than 16 KiB goes back to a pool that
+// every byte written, and at the end of the stream, once Next has returned
+// false after Close, a buffer larger than 16 KiB goes back to a pool that
 // all the Lexers of the process share, and the Lexer keeps at most 16 KiB
 // of its own: an idle stream holds little, and the next event that needs
 // a large buffer takes one from the pool, so that a Lexer reused with
@@ -592,8 +593,10 @@ func (lx *Lexer) partial() {
 }
 
 // end is called when Next runs out of complete lines; it returns false,
-// Next's result. After Close it settles the verdict and drops the
-// unfinished tail.
+// Next's result. After Close it settles the verdict, drops the unfinished
+// tail and, the stream being over, lets a large buffer go to the pool, for
+// the next Lexer to take (a Lexer made anew for each stream, as
+// reconstruct.Read makes one, then grows none again).
 func (lx *Lexer) end() bool {
 	in := &lx.in
 	if !lx.closed {
@@ -610,7 +613,10 @@ func (lx *Lexer) end() bool {
 		// comes with the next call.
 		return false
 	}
-	if !lx.verdict {
+	// Close settles the verdict before it returns; until then this is
+	// its run on a copy of the Lexer, whose buffer the Lexer keeps.
+	settled := lx.verdict
+	if !settled {
 		lx.closeErr, lx.verdict = lx.cutError(), true
 	}
 	lx.err = lx.closeErr
@@ -619,6 +625,9 @@ func (lx *Lexer) end() bool {
 	in.start = in.cur
 	lx.skip.mode = skipNone
 	lx.ev.clear()
+	if settled {
+		lx.release()
+	}
 	return false
 }
 
