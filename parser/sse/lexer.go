@@ -141,6 +141,22 @@ func (lx *Lexer) init(opts *Options) {
 // Write invalidates the views of the last Frame, but not the ID the Frame
 // holds (see [Frame].ID).
 func (lx *Lexer) Write(p []byte) (int, error) {
+	in := &lx.in
+	if n := len(in.buf); len(p) == 1 && n < cap(in.buf) && n-in.start < lx.max && !lx.closed {
+		// The cheap case, a byte at a time (a reader that gives no more)
+		// into the buffer's room: no call to copy it, and of writable's
+		// checks only those that can fail (max is set once buffered
+		// bytes are within it).
+		in.buf = in.buf[:n+1]
+		in.buf[n] = p[0]
+		lx.drained = false
+		return 1, nil
+	}
+	return lx.write(p)
+}
+
+// write is Write.
+func (lx *Lexer) write(p []byte) (int, error) {
 	if err := lx.writable(); err != nil {
 		return 0, err
 	}

@@ -671,6 +671,40 @@ func TestLexerWriteErrors(t *testing.T) {
 	require.NoError(t, lx.Close(), "second Close")
 }
 
+// TestLexerWriteByteErrors: Write's cheap case for one byte keeps Write's
+// rules: bytes written one at a time without Next are taken up to one past
+// MaxEventSize, then refused with ErrBufferFull; a zero Lexer written a
+// byte at a time applies the default limit; after Close, ErrWriteAfterClose.
+func TestLexerWriteByteErrors(t *testing.T) {
+	// A buffer with room past the limit: Reset keeps the one grown
+	// before.
+	lx := sse.NewLexer(nil)
+	lx.Write([]byte("data: a\n\n"))
+	lx.Reset(&sse.Options{MaxEventSize: 8})
+	for i := range 9 {
+		n, err := lx.Write([]byte("x"))
+		require.NoError(t, err, "byte %d", i)
+		require.Equal(t, 1, n, "byte %d", i)
+	}
+	n, err := lx.Write([]byte("x"))
+	require.ErrorIs(t, err, sse.ErrBufferFull, "a byte with 9 bytes unread and MaxEventSize 8")
+	require.Zero(t, n)
+	require.False(t, lx.Next(), "Next on an oversized line")
+	require.ErrorIs(t, lx.Err(), sse.ErrEventTooLarge)
+
+	var zero sse.Lexer
+	for _, c := range []byte("data: a\n\n") {
+		_, err := zero.Write([]byte{c})
+		require.NoError(t, err)
+	}
+	require.True(t, zero.Next(), "the frame written a byte at a time")
+	assert.Equal(t, "a", string(zero.Frame().Data))
+	require.NoError(t, zero.Close())
+	n, err = zero.Write([]byte("x"))
+	require.ErrorIs(t, err, sse.ErrWriteAfterClose, "a byte after Close")
+	require.Zero(t, n)
+}
+
 // TestLexerMemoryBound feeds a 4 MiB event, then a normal one, in 4 KiB
 // chunks to a Lexer limited to 64 KiB: the event is reported (when it
 // passes the limit, with Size the limit plus one), the next is
