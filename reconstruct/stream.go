@@ -54,7 +54,7 @@ type Stream struct {
 	sn   sniffer
 	seen bool
 	sr   sniffReader
-	// maxEvent is the MaxEventSize option lx was made with.
+	// maxEvent is the MaxEventSize lx applies (the default for 0 or less).
 	maxEvent int
 }
 
@@ -78,6 +78,9 @@ func (s *Stream) Reset(opts *Options) {
 	}
 	s.lx.Reset(&lo)
 	s.maxEvent = lo.MaxEventSize
+	if s.maxEvent <= 0 {
+		s.maxEvent = sse.DefaultMaxEventSize
+	}
 	if s.dec == nil {
 		s.dec = new(parser.Decoder)
 	}
@@ -205,15 +208,7 @@ func (s *Stream) read() bool {
 // not closed. The lexer and the Reducer are then left alone: an error of
 // either was handled when the lexer last ran out (read, then end).
 func (s *Stream) waiting() bool {
-	return !s.lines && !s.closed && s.lx.Buffered() <= s.eventLimit()
-}
-
-// eventLimit returns the MaxEventSize the lexer applies.
-func (s *Stream) eventLimit() int {
-	if s.maxEvent > 0 {
-		return s.maxEvent
-	}
-	return sse.DefaultMaxEventSize
+	return !s.lines && !s.closed && s.lx.Buffered() <= s.maxEvent
 }
 
 // end handles the lexer's stop short of a frame, and reports whether it

@@ -147,16 +147,10 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 		// into the buffer's room: no call to copy it, and of writable's
 		// checks only those that can fail (max is set once buffered
 		// bytes are within it).
-		in.buf = in.buf[:n+1]
-		in.buf[n] = p[0]
+		in.buf = append(in.buf, p[0])
 		lx.drained = false
 		return 1, nil
 	}
-	return lx.write(p)
-}
-
-// write is Write.
-func (lx *Lexer) write(p []byte) (int, error) {
 	if err := lx.writable(); err != nil {
 		return 0, err
 	}
