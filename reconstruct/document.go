@@ -572,7 +572,8 @@ func (w *writer) diagnostic(g *Diagnostic) {
 
 // errorDoc writes err as [AppendErrorJSON] describes it. This is the one
 // table of error types: the --json document, the --events lines and the
-// WebAssembly module's documents all name errors with it.
+// WebAssembly module's documents all name errors with it. Each type's
+// members are written by a method of its own.
 func (w *writer) errorDoc(err error) {
 	var (
 		api     *parser.APIError
@@ -590,70 +591,27 @@ func (w *writer) errorDoc(err error) {
 		return
 	}
 	w.open('{')
-	where := func(p sse.Position) {
-		w.int("offset", p.Offset)
-		if p.Seq != 0 {
-			w.int("seq", p.Seq)
-		}
-		w.strBytesOmit("id", p.ID)
-	}
 	switch {
 	case errtext.As(err, &trunc):
-		// taskId, lastEventId and state are always present ("" when
-		// none), so is how the stream ended; cause only when the input
-		// failed (a reset, a deadline), with the failure's message.
-		w.str("type", "truncated")
-		w.str("message", err.Error())
-		w.str("taskId", trunc.TaskID)
-		w.str("lastEventId", trunc.LastEventID)
-		w.str("state", stateName(trunc.State))
-		w.int("offset", trunc.Offset)
-		w.bool("insideEvent", trunc.Cut != nil)
-		w.int("dropped", trunc.Dropped)
-		if trunc.Cause != nil {
-			w.str("cause", trunc.Cause.Error())
-		}
+		w.truncatedDoc(err, trunc)
 	case errtext.As(err, &api):
-		w.str("type", "api")
-		w.str("message", api.Message)
-		if api.Binding == parser.BindingREST || api.Binding == parser.BindingJSONRPC {
-			// Left out when unknown, as for an APIError made by hand
-			// or by an adapter to another SDK.
-			w.str("binding", api.Binding.String())
-		}
-		if api.Code != 0 {
-			w.int("code", api.Code)
-		}
-		w.strOmit("status", api.Status)
-		w.strOmit("reason", api.Reason)
-		w.strOmit("domain", api.Domain)
-		w.rawOmit("details", api.Details)
+		w.apiDoc(api)
 		if errtext.As(err, &ev) {
-			where(ev.Position)
+			w.position(ev.Position)
 		}
 	case errtext.As(err, &notSSE):
-		w.str("type", "notEventStream")
-		w.str("message", err.Error())
-		if notSSE.StatusCode != 0 {
-			w.int("httpStatus", int64(notSSE.StatusCode))
-		}
-		w.strOmit("contentType", notSSE.ContentType)
+		w.typed("notEventStream", err)
+		w.httpDoc(notSSE.StatusCode, notSSE.ContentType)
 		w.str("head", string(notSSE.Head))
 	case errtext.As(err, &httpErr):
-		w.str("type", "http")
-		w.str("message", err.Error())
-		if httpErr.StatusCode != 0 {
-			w.int("httpStatus", int64(httpErr.StatusCode))
-		}
-		w.strOmit("contentType", httpErr.ContentType)
+		w.typed("http", err)
+		w.httpDoc(httpErr.StatusCode, httpErr.ContentType)
 	case errtext.As(err, &diag):
-		w.str("type", "rule")
-		w.str("message", err.Error())
-		where(diag.Position)
+		w.typed("rule", err)
+		w.position(diag.Position)
 	case errtext.As(err, &syn):
-		w.str("type", "syntax")
-		w.str("message", err.Error())
-		where(syn.Position)
+		w.typed("syntax", err)
+		w.position(syn.Position)
 		if syn.JSONOffset >= 0 {
 			w.int("jsonOffset", int64(syn.JSONOffset))
 		}
@@ -661,13 +619,11 @@ func (w *writer) errorDoc(err error) {
 	case errtext.As(err, &lex):
 		// The lexer's error concerns an event that was never dispatched:
 		// it has an offset and an id, no frame ordinal of its own.
-		w.str("type", "syntax")
-		w.str("message", err.Error())
-		where(sse.Position{Offset: lex.Offset, ID: lex.ID})
+		w.typed("syntax", err)
+		w.position(sse.Position{Offset: lex.Offset, ID: lex.ID})
 	case errtext.As(err, &ev):
-		w.str("type", "limit")
-		w.str("message", err.Error())
-		where(ev.Position)
+		w.typed("limit", err)
+		w.position(ev.Position)
 	default:
 		t := ""
 		if w.opts.ErrorType != nil {
@@ -676,10 +632,68 @@ func (w *writer) errorDoc(err error) {
 		if t == "" {
 			t = "other"
 		}
-		w.str("type", t)
-		w.str("message", err.Error())
+		w.typed(t, err)
 	}
 	w.close('}')
+}
+
+// typed writes an error document's type and message, err's text.
+func (w *writer) typed(t string, err error) {
+	w.str("type", t)
+	w.str("message", err.Error())
+}
+
+// position writes where in the stream an error happened: its offset, and
+// its frame's ordinal and SSE id when known.
+func (w *writer) position(p sse.Position) {
+	w.int("offset", p.Offset)
+	if p.Seq != 0 {
+		w.int("seq", p.Seq)
+	}
+	w.strBytesOmit("id", p.ID)
+}
+
+// truncatedDoc writes the members of a truncated run's error: taskId,
+// lastEventId and state are always present ("" when none), so is how the
+// stream ended; cause only when the input failed (a reset, a deadline),
+// with the failure's message.
+func (w *writer) truncatedDoc(err error, trunc *TruncatedError) {
+	w.typed("truncated", err)
+	w.str("taskId", trunc.TaskID)
+	w.str("lastEventId", trunc.LastEventID)
+	w.str("state", stateName(trunc.State))
+	w.int("offset", trunc.Offset)
+	w.bool("insideEvent", trunc.Cut != nil)
+	w.int("dropped", trunc.Dropped)
+	if trunc.Cause != nil {
+		w.str("cause", trunc.Cause.Error())
+	}
+}
+
+// apiDoc writes the members of the server's error: its message, not the
+// error's text, and the binding only when known (an APIError made by hand
+// or by an adapter to another SDK has none).
+func (w *writer) apiDoc(api *parser.APIError) {
+	w.str("type", "api")
+	w.str("message", api.Message)
+	if api.Binding == parser.BindingREST || api.Binding == parser.BindingJSONRPC {
+		w.str("binding", api.Binding.String())
+	}
+	if api.Code != 0 {
+		w.int("code", api.Code)
+	}
+	w.strOmit("status", api.Status)
+	w.strOmit("reason", api.Reason)
+	w.strOmit("domain", api.Domain)
+	w.rawOmit("details", api.Details)
+}
+
+// httpDoc writes an HTTP answer's status, when known, and content type.
+func (w *writer) httpDoc(status int, contentType string) {
+	if status != 0 {
+		w.int("httpStatus", int64(status))
+	}
+	w.strOmit("contentType", contentType)
 }
 
 // float writes f in encoding/json's format: the shortest decimal, in
