@@ -189,18 +189,53 @@ func (l headerList) Set(v string) error {
 func parseArgs(args []string) (*config, error) {
 	c := &config{retries: httpstream.DefaultRetries, retryDelay: httpstream.DefaultRetryDelay,
 		idleTimeout: httpstream.DefaultIdleTimeout, timeout: httpstream.DefaultTimeout}
+	var f outputFlags
+	sources, err := parseFlags(c.flagSet(&f), args)
+	if err != nil {
+		return nil, err
+	}
+	if f.help {
+		return nil, errHelp
+	}
+	if len(sources) > 1 {
+		return nil, errors.New("more than one source: " + strings.Join(sources, ", "))
+	}
+	if len(sources) == 1 {
+		c.source = sources[0]
+	}
+	for _, check := range []func() error{
+		func() error { return c.setOutput(&f) },
+		c.checkNumbers,
+		c.checkRequests,
+		c.checkTaskCall,
+	} {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// outputFlags are the flags that parseArgs settles after parsing, into
+// the config's mode, controls and speed (setOutput), and -h.
+type outputFlags struct {
+	jsonOut, frames, events, help, raw, visible bool
+	speed                                       string
+}
+
+// flagSet returns the command's flags, which set c's fields and f's.
+func (c *config) flagSet(f *outputFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("a2astream", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var jsonOut, frames, events, help, raw, visible bool
-	speed := fs.String("speed", "", "")
-	fs.BoolVar(&jsonOut, "json", false, "")
-	fs.BoolVar(&frames, "frames", false, "")
-	fs.BoolVar(&events, "events", false, "")
+	fs.StringVar(&f.speed, "speed", "", "")
+	fs.BoolVar(&f.jsonOut, "json", false, "")
+	fs.BoolVar(&f.frames, "frames", false, "")
+	fs.BoolVar(&f.events, "events", false, "")
 	fs.BoolVar(&c.demo, "demo", false, "")
-	fs.BoolVar(&raw, "raw", false, "")
-	fs.BoolVar(&visible, "visible", false, "")
-	fs.BoolVar(&help, "help", false, "")
-	fs.BoolVar(&help, "h", false, "")
+	fs.BoolVar(&f.raw, "raw", false, "")
+	fs.BoolVar(&f.visible, "visible", false, "")
+	fs.BoolVar(&f.help, "help", false, "")
+	fs.BoolVar(&f.help, "h", false, "")
 	fs.Var(headerList{&c.headers}, "H", "")
 	fs.Var(headerList{&c.headers}, "header", "")
 	fs.Func("m", "", func(v string) error { c.message, c.hasMessage = v, true; return nil })
@@ -221,7 +256,13 @@ func parseArgs(args []string) (*config, error) {
 	fs.DurationVar(&c.timeout, "timeout", c.timeout, "")
 	fs.BoolVar(&c.strict, "strict", false, "")
 	fs.StringVar(&c.unit, "unit", "codepoints", "")
+	return fs
+}
 
+// parseFlags parses args with fs, flags and sources in any order (flags
+// may follow the source; after "--" every argument is a source), and
+// returns the sources.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var sources []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -232,78 +273,79 @@ func parseArgs(args []string) (*config, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			break
+			return sources, nil
 		}
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			sources = append(sources, rest...)
-			break
+			return append(sources, rest...), nil
 		}
 		sources = append(sources, rest[0])
 		args = rest[1:]
 	}
-	if help {
-		return nil, errHelp
-	}
-	if len(sources) > 1 {
-		return nil, errors.New("more than one source: " + strings.Join(sources, ", "))
-	}
-	if len(sources) == 1 {
-		c.source = sources[0]
-	}
+}
 
+// setOutput settles the output mode, the treatment of control characters
+// and the replay speed from f.
+func (c *config) setOutput(f *outputFlags) error {
 	n := 0
-	for _, on := range []bool{jsonOut, frames, events} {
+	for _, on := range []bool{f.jsonOut, f.frames, f.events} {
 		if on {
 			n++
 		}
 	}
 	switch {
 	case n > 1:
-		return nil, errors.New("--json, --frames and --events exclude each other")
-	case jsonOut:
+		return errors.New("--json, --frames and --events exclude each other")
+	case f.jsonOut:
 		c.mode = modeJSON
-	case frames:
+	case f.frames:
 		c.mode = modeFrames
-	case events:
+	case f.events:
 		c.mode = modeEvents
 	}
-
 	switch {
-	case raw && visible:
-		return nil, errors.New("--raw and --visible exclude each other")
-	case raw:
+	case f.raw && f.visible:
+		return errors.New("--raw and --visible exclude each other")
+	case f.raw:
 		c.controls = controlsRaw
-	case visible:
+	case f.visible:
 		c.controls = controlsVisible
 	}
 	if c.demo && c.source != "" {
-		return nil, errors.New("--demo plays the bundled sample and takes no source")
+		return errors.New("--demo plays the bundled sample and takes no source")
 	}
-	if *speed != "" {
-		v, err := strconv.ParseFloat(*speed, 64)
+	if f.speed != "" {
+		v, err := strconv.ParseFloat(f.speed, 64)
 		if err != nil || v < 0 || v != v {
-			return nil, errors.New("--speed wants a number ≥ 0, such as 2 or 0.5")
+			return errors.New("--speed wants a number ≥ 0, such as 2 or 0.5")
 		}
 		c.speed, c.speedSet = v, true
 	}
+	return nil
+}
+
+// checkNumbers checks the unit and the client's limits.
+func (c *config) checkNumbers() error {
 	switch c.unit {
 	case "codepoints", "bytes", "utf16":
 	default:
-		return nil, errors.New("--unit must be codepoints, bytes or utf16")
+		return errors.New("--unit must be codepoints, bytes or utf16")
 	}
-	if c.retries < 0 {
-		return nil, errors.New("--retries must be ≥ 0")
+	switch {
+	case c.retries < 0:
+		return errors.New("--retries must be ≥ 0")
+	case c.retryDelay < 0:
+		return errors.New("--retry-delay must be ≥ 0")
+	case c.idleTimeout < 0:
+		return errors.New("--idle-timeout must be ≥ 0")
+	case c.timeout < 0:
+		return errors.New("--timeout must be ≥ 0")
 	}
-	if c.retryDelay < 0 {
-		return nil, errors.New("--retry-delay must be ≥ 0")
-	}
-	if c.idleTimeout < 0 {
-		return nil, errors.New("--idle-timeout must be ≥ 0")
-	}
-	if c.timeout < 0 {
-		return nil, errors.New("--timeout must be ≥ 0")
-	}
+	return nil
+}
 
+// checkRequests checks that at most one request is asked for, and that
+// the flags of a request go with a URL source and the request they need.
+func (c *config) checkRequests() error {
 	requests := 0
 	for _, on := range []bool{c.hasMessage, c.hasData, c.subscribe != "", c.get != "", c.cancel != ""} {
 		if on {
@@ -311,20 +353,17 @@ func parseArgs(args []string) (*config, error) {
 		}
 	}
 	if requests > 1 {
-		return nil, errors.New("--message, --data, --subscribe, --get and --cancel exclude each other")
+		return errors.New("--message, --data, --subscribe, --get and --cancel exclude each other")
 	}
 	urlOnly := requests > 0 || len(c.headers) > 0 || c.jsonrpc || c.lastID != "" || c.taskID != "" || c.contextID != ""
 	if urlOnly && !c.isURL() {
-		return nil, errors.New("-H, -m, -d, --subscribe, --get, --cancel, --jsonrpc, --task, --context and --last-event-id need an http(s) URL source")
+		return errors.New("-H, -m, -d, --subscribe, --get, --cancel, --jsonrpc, --task, --context and --last-event-id need an http(s) URL source")
 	}
 	if (c.taskID != "" || c.contextID != "") && !c.hasMessage {
-		return nil, errors.New("--task and --context go with --message")
+		return errors.New("--task and --context go with --message")
 	}
 	if c.jsonrpc && requests == 0 {
-		return nil, errors.New("--jsonrpc needs --message, --data, --subscribe, --get or --cancel")
+		return errors.New("--jsonrpc needs --message, --data, --subscribe, --get or --cancel")
 	}
-	if err := c.checkTaskCall(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return nil
 }
