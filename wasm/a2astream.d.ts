@@ -447,6 +447,24 @@ export interface Run extends AsyncGenerator<Update, void, undefined> {
    * on to the CANCELED status. A UsageError before the task id is known.
    */
   cancel(options?: CallOptions): Promise<Reply>;
+  /**
+   * The run so far, to go on with in another page or process
+   * (resubscribeTask(cp.taskId, cp)); JSON. Each call rebuilds the events
+   * from the whole run (its cost grows with the text). null before the
+   * task id is known and once the run is over.
+   */
+  checkpoint(): Checkpoint | null;
+}
+
+/**
+ * What a run held, for resubscribeTask to go on from: its task id, last
+ * event id, and events (A2A stream events as JSON: a task and each
+ * artifact as it was) that rebuild it.
+ */
+export interface Checkpoint {
+  taskId: string;
+  lastEventId: string;
+  events: unknown[];
 }
 
 /**
@@ -477,8 +495,13 @@ export class Client {
    * A task that already ended is a ServerError (REST: code 409 and its reason).
    */
   cancelTask(taskId: string, options?: CallOptions): Promise<Reply>;
-  /** tasks/{id}:subscribe (JSON-RPC SubscribeToTask), from lastEventId when given. */
-  resubscribeTask(taskId: string, options?: CallOptions & { lastEventId?: string }): Run;
+  /**
+   * tasks/{id}:subscribe (JSON-RPC SubscribeToTask), from lastEventId. With
+   * a checkpoint's events, the run goes on from what they hold: its updates
+   * begin with them, and a replay of the artifact in progress shows
+   * nothing twice.
+   */
+  resubscribeTask(taskId: string, options?: CallOptions & { lastEventId?: string; events?: readonly unknown[] }): Run;
   /** Reads the response of a call the caller made; resubscribes at baseURL. */
   open(response: Response | Promise<Response>, options?: CallOptions): Run;
 }

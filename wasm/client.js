@@ -120,7 +120,13 @@ export class Client {
     return this.#call(this.#request('cancel', { id: taskId }), 'task', call);
   }
 
-  /** resubscribeTask follows the task taskId (tasks/{id}:subscribe, JSON-RPC SubscribeToTask), from call.lastEventId when given, as sendMessageStream does. */
+  /**
+   * resubscribeTask follows the task taskId (tasks/{id}:subscribe, JSON-RPC
+   * SubscribeToTask), from call.lastEventId when given, as sendMessageStream
+   * does. call.events, the events of a checkpoint (run.checkpoint(), kept
+   * by another page), are applied before the subscription's: the run goes
+   * on from what the checkpoint held, its updates beginning with that.
+   */
   resubscribeTask(taskId, call = {}) {
     const req = this.#request('subscribe', { id: taskId });
     return this.#stream((signal) => this.#send(req, call.lastEventId ?? '', signal), call, taskId);
@@ -211,13 +217,14 @@ export class Client {
   }
 
   // stream returns the Run of a streaming call: the updates of #run, with
-  // the task id and last event id so far, and cancel.
+  // the task id and last event id so far, checkpoint, and cancel.
   #stream(first, call, taskId) {
     const track = new RunTrack(taskId, call.lastEventId ?? '');
     const run = this.#run(first, call, track);
     return Object.defineProperties(run, {
       taskId: { get: () => track.read().taskId, enumerable: true },
       lastEventId: { get: () => track.read().lastEventId, enumerable: true },
+      checkpoint: { value: () => track.checkpoint() },
       cancel: {
         value: (options = {}) => {
           const id = track.read().taskId;
@@ -271,6 +278,7 @@ export class Client {
       }
       dec = engine.decoder(o);
       track.dec = dec;
+      if (call.events?.length) yield* dec.feedFrames(call.events.map((data, i) => (i === call.events.length - 1 && call.lastEventId ? { data, id: call.lastEventId } : { data })));
       // serverWait is the wait the last answer's Retry-After asked for
       // (ms; 0 when none): the backoff is at least that, up to its cap.
       let attempts = 0, delay = o.retryDelay, cause = null, serverWait = 0;
@@ -360,6 +368,41 @@ class RunTrack {
 
   // close keeps the ids of the decoder, which is about to be freed.
   close() { this.read(); this.dec = null; }
+
+  // checkpoint returns the run so far as resubscribeTask takes it: the task
+  // id, the last event id, and events that rebuild the run's task and
+  // artifacts; null before the task id is known and once the run is over.
+  checkpoint() {
+    if (!this.dec || this.dec.freed) return null;
+    const r = this.dec.result(), { taskId, lastEventId } = this.read();
+    if (!taskId) return null;
+    const status = { state: r.state || 'TASK_STATE_WORKING' };
+    if (r.statusMessage) status.message = a2aMessage(r.statusMessage);
+    const events = [{ task: { id: taskId, contextId: r.contextId, status } }];
+    for (const a of r.artifacts) {
+      const artifact = { artifactId: a.artifactId, parts: a.parts.map(a2aPart) };
+      for (const k of ['name', 'description', 'metadata', 'extensions']) if (a[k] !== undefined) artifact[k] = a[k];
+      events.push({ artifactUpdate: { taskId, contextId: r.contextId, artifact, lastChunk: a.sealed } });
+    }
+    return { taskId, lastEventId, events };
+  }
+}
+
+// a2aMessage and a2aPart write a result's message and part as A2A 1.0 JSON.
+function a2aMessage(m) {
+  const msg = { messageId: m.messageId, role: m.role, parts: m.parts.map(a2aPart) };
+  if (m.metadata !== undefined) msg.metadata = m.metadata;
+  return msg;
+}
+
+function a2aPart(p) {
+  const out = {};
+  if (p.kind === 'text') out.text = p.text;
+  else if (p.kind === 'data') out.data = p.dataText ?? p.data;
+  else if (p.kind === 'url') out.url = p.url;
+  else if (p.kind === 'raw') out.raw = p.raw;
+  for (const k of ['filename', 'mediaType', 'metadata']) if (p[k] !== undefined) out[k] = p[k];
+  return out;
 }
 
 // userMessage returns the A2A message of a user's text or {text, taskId?,

@@ -456,6 +456,35 @@ test('every sample through sendMessageStream equals --json (the rename keeps the
   }
 });
 
+// liveText returns what the updates showed of an artifact: its text
+// updates, restarted at each replaced.
+function liveText(updates, id) {
+  let t = '';
+  for (const u of updates) if (u.artifact?.id === id && (u.kind === 'text' || u.kind === 'replaced')) t = u.kind === 'text' ? t + u.text : u.text;
+  return t;
+}
+
+test('a run cut at any event goes on in another client from its checkpoint (JSON) to the uncut run\'s result', async () => {
+  for (const name of samples()) {
+    const frames = splitEvents(readFileSync(join(testdataDir, name)));
+    const want = cliDoc(readFileSync(join(testdataDir, name)));
+    for (let cut = 1; cut < frames.length; cut++) {
+      reset({ frames, plan: (n) => (n === 0 ? { frames: cut, how: 'end' } : null) });
+      const run = engine.client({ baseURL: `${base}/a2a`, retries: -1 }).sendMessageStream('hello');
+      let cp = null;
+      for await (const u of run) if (u.kind === 'done') cp = run.checkpoint();
+      assert.equal(run.checkpoint(), null, 'a run over has a checkpoint');
+      if (!cp) { assert.equal(dataOf(frames[0]).task, undefined, `${name} cut at ${cut}: no checkpoint`); continue; }
+      const kept = JSON.parse(JSON.stringify(cp));
+      const updates = await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).resubscribeTask(kept.taskId, { lastEventId: kept.lastEventId, events: kept.events }));
+      const done = updates.at(-1);
+      assert.equal(state.requests.at(-1).headers['last-event-id'], frames.slice(0, cut).map(idOf).filter(Boolean).at(-1), `${name} cut at ${cut}: Last-Event-ID`);
+      assert.deepEqual(done.result, want, `${name} cut at ${cut}`);
+      for (const a of want.artifacts) assert.equal(liveText(updates, a.artifactId), a.text, `${name} cut at ${cut}: the live text of ${a.artifactId}`);
+    }
+  }
+});
+
 // A soak: every connection of a run meets a fault drawn at random (a clean
 // end or a reset at an event boundary or inside an event, a stall past the
 // idle timeout, or a resubscription answered with 502 text/html, 503 with

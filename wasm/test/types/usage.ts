@@ -2,7 +2,7 @@
 // frontend-style use of the wrapper.
 import {
   A2AStream, Decoder, Update, Result, Citation, TruncatedError, InstanceDeadError, A2AStreamError,
-  Client, Reply, Run, Task, ServerError,
+  Client, Reply, Run, Task, ServerError, Checkpoint,
 } from '../../a2astream.js';
 
 export async function show(url: string): Promise<string> {
@@ -77,6 +77,8 @@ export async function tasks(engine: A2AStream): Promise<string> {
   } catch (e) {
     if (e instanceof ServerError && e.code === 409) console.log(e.reason);
   }
+  const cp: Checkpoint | null = run.checkpoint();
+  if (cp) for await (const u of client.resubscribeTask(cp.taskId, { lastEventId: cp.lastEventId, events: JSON.parse(JSON.stringify(cp.events)) as unknown[] })) if (u.kind === 'done') return u.result.state;
   for await (const u of client.resubscribeTask(run.taskId, { lastEventId: run.lastEventId })) if (u.kind === 'done') return u.result.state;
   return '';
 }
