@@ -57,17 +57,44 @@ export interface A2AChatTransportOptions {
   client: Client | Promise<Client>;
   /** As UIMessageStreamOptions.resetStep: false for ai 6. */
   resetStep?: boolean;
+  /**
+   * Where each chat's run checkpoint is kept, so that
+   * useChat({ resume: true }) goes on with the run after a page reload:
+   * sessionStorage, localStorage, or any object with these methods (which
+   * may return promises). Without one (the default) a run can be resumed
+   * only while the page lives.
+   */
+  store?: ChatStore;
+}
+
+/**
+ * A key-value store of strings, as Web Storage (sessionStorage,
+ * localStorage) is. The transport writes one key per chat,
+ * "a2astream/ai-sdk:" + the chat's id: the message id and the run's
+ * checkpoint (task id, last event id, the text so far), at each state and
+ * artifact close and at most once a second while text streams, and removes
+ * it when the run ends. Its errors are ignored: they cost the resume only.
+ */
+export interface ChatStore {
+  getItem(key: string): string | null | Promise<string | null>;
+  setItem(key: string, value: string): void | Promise<void>;
+  removeItem(key: string): void | Promise<void>;
 }
 
 /**
  * A ChatTransport for useChat that talks to an A2A 1.0 agent with a Client.
  * A follow-up continues the previous assistant message's task when it waits
  * for input, and its context otherwise. stop() detaches (the task goes on);
- * resumeStream() reads on with tasks/{id}:subscribe and Last-Event-ID;
- * cancelTask(chatId) cancels the task.
+ * resumeStream() (and useChat({ resume: true }) after a reload, with
+ * options.store) subscribes again with tasks/{id}:subscribe and
+ * Last-Event-ID and replays the message whole, with the same message id:
+ * useChat shows it in place of the partial one. cancelTask(chatId) cancels
+ * the task.
  */
 export class A2AChatTransport implements ChatTransport<A2AUIMessage> {
   constructor(options: A2AChatTransportOptions);
+  /** The stream of reconnectToStream is the whole message again (ai 7 resets the message at its start). */
+  readonly resumeStreamIsReplay: true;
   sendMessages: ChatTransport<A2AUIMessage>['sendMessages'];
   reconnectToStream: ChatTransport<A2AUIMessage>['reconnectToStream'];
   /** Cancels the task of the chat's last run (tasks/{id}:cancel). */

@@ -80,6 +80,8 @@ class Render {
       a.part.open = false;
       return;
     }
+    // A text update that came with the close showed it already.
+    if (a.part && !a.part.open && a.part.type === (a.thinking ? 'reasoning' : 'text')) return;
     this.#settle(a);
   }
 
@@ -117,23 +119,6 @@ class Render {
     if (a.sealed) this.emit({ type: `${type}-end`, id: a.part.id });
   }
 
-  // resume goes on with a message whose stream was cut (a new stream,
-  // whose reader knows none of the open parts): the current step is
-  // rendered again (reset-step), or, without reset-step, each open
-  // artifact gets a new part with its text so far.
-  resume() {
-    if (this.step === null) return;
-    if (this.resetStep) {
-      this.emit({ type: 'reset-step' });
-      for (const id of this.step) this.#show(this.arts.get(id));
-      return;
-    }
-    for (const id of this.step) {
-      const a = this.arts.get(id);
-      if (!a.sealed) this.#show(a);
-    }
-  }
-
   // done ends the message with the result: the open parts ended, the
   // question or failure of a run with no answer as text, the citations as
   // sources, the error, and the metadata.
@@ -144,7 +129,7 @@ class Render {
         a.part.open = false;
       }
     }
-    // A stopped run keeps its step, which a resubscription renders again.
+    // A stopped run's message ends here; a resubscription replays it whole.
     if (aborted) return;
     if (this.step !== null) {
       this.emit({ type: 'finish-step' });
@@ -219,28 +204,29 @@ function updatesOf(source, options) {
  * the task goes on).
  */
 export function toUIMessageStream(source, options = {}) {
-  return chunkStream(updatesOf(source, options), new Render(options.resetStep !== false), options, true);
+  return chunkStream(updatesOf(source, options), new Render(options.resetStep !== false), options);
 }
 
-// chunkStream reads updates into the chunks render makes; start says
-// whether to begin with the "start" chunk (not on a resubscription that
-// continues a message). options.signal, when aborted, ends the message
-// quietly (the user stopped it).
-function chunkStream(updates, render, options, start) {
+// chunkStream reads updates into the chunks render makes, beginning with
+// the "start" chunk (options.messageId its id). options.signal, when
+// aborted, ends the message quietly (the user stopped it); options.onUpdate
+// and options.onDone see each update after it is rendered, options.onCancel
+// the stream's cancel.
+function chunkStream(updates, render, options) {
   const it = updates[Symbol.asyncIterator] ? updates[Symbol.asyncIterator]() : updates[Symbol.iterator]();
   let sentId = false;
   return new ReadableStream({
     start(ctl) {
       render.emit = (c) => ctl.enqueue(c);
-      if (start) render.emit(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
-      else render.resume();
+      render.emit(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
     },
     async pull(ctl) {
       const { done, value: u } = await it.next();
       if (done) { ctl.close(); return; }
       if (u.kind === 'done') {
-        render.done(u, options.signal ? options.signal.aborted : false);
-        options.onDone?.(u);
+        const aborted = options.signal ? options.signal.aborted : false;
+        render.done(u, aborted);
+        options.onDone?.(u, aborted);
         ctl.close();
         // The run's generator ends (its timers cleared, its decoder freed).
         await it.return?.();
@@ -253,8 +239,12 @@ function chunkStream(updates, render, options, start) {
         sentId = true;
         render.emit({ type: 'message-metadata', messageMetadata: { taskId: updates.taskId } });
       }
+      options.onUpdate?.(u);
     },
-    cancel() { return it.return?.(); },
+    cancel() {
+      options.onCancel?.();
+      return it.return?.();
+    },
   });
 }
 
@@ -285,16 +275,22 @@ export function toUIMessageStreamResponse(source, options = {}) {
  * follow-up continues the task of the previous assistant message when it
  * is waiting for input (TASK_STATE_INPUT_REQUIRED, AUTH_REQUIRED), and its
  * context otherwise (the ids are in that message's metadata). stop()
- * detaches: the task goes on, and resumeStream() (reconnectToStream) reads
- * on with tasks/{id}:subscribe and Last-Event-ID. cancelTask(chatId)
- * cancels the task.
+ * detaches: the task goes on, and resumeStream() (reconnectToStream)
+ * subscribes again (tasks/{id}:subscribe, Last-Event-ID) and replays the
+ * message whole (resumeStreamIsReplay), from the run's checkpoint: the
+ * one in memory, or after a page reload the one options.store keeps.
+ * cancelTask(chatId) cancels the task.
  */
 export class A2AChatTransport {
-  #client; #resetStep; #chats = new Map();
+  #client; #resetStep; #store; #chats = new Map(); #writes = Promise.resolve();
+
+  /** The stream reconnectToStream returns replays the message from its start. */
+  resumeStreamIsReplay = true;
 
   constructor(options) {
     this.#client = options.client;
     this.#resetStep = options.resetStep !== false;
+    this.#store = options.store ?? null;
   }
 
   /** sendMessages sends the last message's text and returns the UI message stream of the run. */
@@ -308,32 +304,98 @@ export class A2AChatTransport {
       msg.contextId = prev.metadata.contextId;
       if (INTERRUPTED.has(prev.metadata.state) && prev.metadata.taskId) msg.taskId = prev.metadata.taskId;
     }
-    const chat = { run: client.sendMessageStream(msg, { signal: abortSignal }), render: new Render(this.#resetStep), done: false };
+    const chat = { chatId, run: client.sendMessageStream(msg, { signal: abortSignal }), messageId: newId(), checkpoint: null, saved: 0, done: false };
     this.#chats.set(chatId, chat);
-    return this.#stream(chat, abortSignal, true);
+    await this.#forget(chatId);
+    return this.#stream(chat, abortSignal);
   }
 
   /**
-   * reconnectToStream reads on the run of the chat that stopped or dropped
-   * before its end (tasks/{id}:subscribe from its Last-Event-ID), continuing
-   * the same message; null when there is none.
+   * reconnectToStream subscribes again to the run of the chat that stopped
+   * or dropped before its end, from its checkpoint (in memory, else in
+   * options.store), and returns the whole message again; null when there
+   * is none.
    */
   async reconnectToStream({ chatId, abortSignal }) {
-    const chat = this.#chats.get(chatId);
-    if (!chat || chat.done || !chat.run.taskId) return null;
+    let chat = this.#chats.get(chatId);
+    if (chat && chat.done) return null;
+    if (!chat) {
+      chat = await this.#kept(chatId);
+      if (!chat) return null;
+      this.#chats.set(chatId, chat);
+    }
+    const cp = chat.run?.checkpoint() ?? chat.checkpoint;
+    if (!cp) return null;
     const client = await this.#client;
-    chat.run = client.resubscribeTask(chat.run.taskId, { lastEventId: chat.run.lastEventId, signal: abortSignal });
-    return this.#stream(chat, abortSignal, false);
+    chat.run = client.resubscribeTask(cp.taskId, { lastEventId: cp.lastEventId, events: cp.events, signal: abortSignal });
+    return this.#stream(chat, abortSignal);
   }
 
   /** cancelTask cancels the task of the chat's last run (tasks/{id}:cancel); the Reply of the cancel. */
   async cancelTask(chatId) {
     const chat = this.#chats.get(chatId);
-    if (!chat || !chat.run.taskId) throw new Error(`The chat ${chatId} has no task to cancel`);
-    return (await this.#client).cancelTask(chat.run.taskId);
+    const taskId = chat?.run?.taskId || chat?.checkpoint?.taskId;
+    if (!taskId) throw new Error(`The chat ${chatId} has no task to cancel`);
+    return (await this.#client).cancelTask(taskId);
   }
 
-  #stream(chat, signal, start) {
-    return chunkStream(chat.run, chat.render, { signal, onDone: (u) => { chat.done = !u.error; } }, start);
+  // stream returns the UI message stream of the chat's run. The run's
+  // checkpoint is kept when the stream stops before the run's end (in
+  // memory, and in the store), and written to the store as the run goes:
+  // at each state and artifact close, and at most once a second while text
+  // streams (each checkpoint holds the text so far). The stored one is
+  // removed when the run ends.
+  #stream(chat, signal) {
+    const keep = () => {
+      const cp = chat.run.checkpoint();
+      if (!cp) return;
+      chat.checkpoint = cp;
+      chat.saved = Date.now();
+      if (this.#store) this.#save(chat);
+    };
+    const onUpdate = (u) => {
+      if (this.#store && (u.kind === 'state' || u.kind === 'sealed' || Date.now() - chat.saved >= SAVE_INTERVAL)) keep();
+    };
+    const onDone = (u, aborted) => {
+      chat.done = !u.error;
+      if (aborted || !chat.done) keep(); else this.#forget(chat.chatId);
+    };
+    return chunkStream(chat.run, new Render(this.#resetStep), { signal, messageId: chat.messageId, onUpdate, onDone, onCancel: keep });
   }
+
+  // kept returns the chat the store keeps for chatId, null when it keeps
+  // none (or what it keeps is no checkpoint of this transport's).
+  async #kept(chatId) {
+    let kept = null;
+    try { kept = this.#store && JSON.parse(await this.#store.getItem(storeKey(chatId))); } catch { /* none */ }
+    const cp = kept && kept.checkpoint;
+    if (!cp || typeof cp.taskId !== 'string' || typeof cp.lastEventId !== 'string' || !Array.isArray(cp.events)) return null;
+    return { chatId, run: null, messageId: String(kept.messageId), checkpoint: cp, saved: 0, done: false };
+  }
+
+  // save writes the chat's checkpoint to the store; forget removes it.
+  // The writes are made in order, one at a time (a store may be async). A
+  // store that fails loses the resume after a reload, not the chat.
+  #save(chat) {
+    const value = JSON.stringify({ messageId: chat.messageId, checkpoint: chat.checkpoint });
+    return this.#write(() => this.#store.setItem(storeKey(chat.chatId), value));
+  }
+
+  #forget(chatId) {
+    return this.#store ? this.#write(() => this.#store.removeItem(storeKey(chatId))) : undefined;
+  }
+
+  #write(op) {
+    this.#writes = this.#writes.then(op).catch(() => {});
+    return this.#writes;
+  }
+}
+
+const SAVE_INTERVAL = 1000;
+
+function storeKey(chatId) { return `a2astream/ai-sdk:${chatId}`; }
+
+// newId returns a random message id.
+function newId() {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 }

@@ -152,7 +152,7 @@ test('the transport continues a task waiting for input, with its task and contex
   assert.deepEqual(sent[1].parts, [{ text: 'Rigshospitalet' }]);
 });
 
-test('stop() detaches without cancelling; resumeStream reads on with Last-Event-ID to the golden; cancelTask is one call', async () => {
+test('stop() detaches without cancelling; resumeStream replays the message from Last-Event-ID to the golden; cancelTask is one call', async () => {
   const bytes = readFileSync(join(testdataDir, 'thinking-tool-answer.sse'));
   const agent = fakeAgent(bytes, { delay: 2 });
   const transport = new A2AChatTransport({ client: engine.client({ baseURL: 'https://agent.test/a2a', fetch: agent.fetch }) });
@@ -170,7 +170,11 @@ test('stop() detaches without cancelling; resumeStream reads on with Last-Event-
 
   const resumed = await transport.reconnectToStream({ chatId: 'c2' });
   assert.ok(resumed, 'no stream to resume');
-  const { last: end, errors } = await read(ai7, resumed, last);
+  // The message again, whole (as useChat reads a resumed stream: from no
+  // message, resumeStreamIsReplay), with the same id.
+  assert.equal(transport.resumeStreamIsReplay, true);
+  const { last: end, errors } = await read(ai7, resumed);
+  assert.equal(end.id, last.id);
   const sub = agent.calls.at(-1);
   assert.match(sub.url, /\/tasks\/[^/]+:subscribe$/);
   assert.ok(Number(sub.lastEventId) > 0, `Last-Event-ID ${sub.lastEventId}`);
@@ -183,6 +187,112 @@ test('stop() detaches without cancelling; resumeStream reads on with Last-Event-
   assert.equal(reply.result.state, 'TASK_STATE_CANCELED');
   assert.match(agent.calls.at(-1).url, /\/tasks\/task\.019e4024-95c0-70a1-b4c2-d9e8f7a6b5c4:cancel$/);
 });
+
+// cortiAgent serves a recorded stream as Corti's agent does today: a
+// subscription ignores Last-Event-ID and replays the events from the start
+// of the artifact in progress (the one the last event served belongs to,
+// when not closed yet), then the rest.
+function cortiAgent(bytes, { delay = 0 } = {}) {
+  const events = bytes.toString('utf8').split(/\n\n/).filter((e) => e.trim() !== '').map((e) => `${e}\n\n`);
+  const artifact = (e) => /"artifactId":"([^"]+)"/.exec(e)?.[1];
+  let served = -1;
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url, lastEventId: new Headers(init.headers).get('last-event-id') });
+    let from = 0;
+    if (/:subscribe$/.test(url)) {
+      from = served + 1;
+      const open = artifact(events[served] ?? '');
+      if (open && !/"lastChunk":true/.test(events[served])) from = events.findIndex((e) => artifact(e) === open);
+      calls.at(-1).replayed = served + 1 - from;
+    }
+    let i = from;
+    const body = new ReadableStream({
+      async pull(ctl) {
+        if (delay) await new Promise((r) => setTimeout(r, delay));
+        if (i >= events.length) { ctl.close(); return; }
+        served = Math.max(served, i);
+        ctl.enqueue(enc.encode(events[i++]));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { fetch, calls };
+}
+
+// chatOf returns the AI SDK's Chat (AbstractChat, what useChat runs) over
+// transport, its state plain objects as in a page; renders receives every
+// message list the chat shows.
+function chatOf(ai, transport, id, messages, renders) {
+  const state = {
+    status: 'ready', error: undefined, messages: [...messages],
+    pushMessage(m) { this.messages = [...this.messages, m]; renders.push(JSON.parse(JSON.stringify(this.messages))); },
+    popMessage() { this.messages = this.messages.slice(0, -1); },
+    replaceMessage(i, m) { this.messages = this.messages.map((x, j) => (j === i ? m : x)); renders.push(JSON.parse(JSON.stringify(this.messages))); },
+    snapshot: (x) => structuredClone(x),
+  };
+  return new (class extends ai.AbstractChat {})({ id, transport, state });
+}
+
+// pageStore is a page's view of one sessionStorage: after the page is
+// gone (dead), its writes are lost.
+function pageStore(map) {
+  const page = { dead: false };
+  page.store = {
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => { if (!page.dead) map.set(k, String(v)); },
+    removeItem: (k) => { if (!page.dead) map.delete(k); },
+  };
+  return page;
+}
+
+for (const v of versions) {
+  for (const server of ['an agent that reads Last-Event-ID', "Corti's agent (replays the artifact in progress)"]) {
+    for (const kept of ['the partial message', 'the user message only']) {
+      test(`${v.name}, ${server}, the app kept ${kept}: after a reload mid-run, useChat({ resume: true }) shows the run's message once`, async () => {
+        const bytes = readFileSync(join(testdataDir, 'thinking-tool-answer.sse'));
+        const want = JSON.parse(readFileSync(join(goldenDir, 'thinking-tool-answer.json'), 'utf8'))[v.key];
+        const doc = cliDoc('thinking-tool-answer.sse');
+        const corti = server.startsWith('Corti') ? cortiAgent(bytes, { delay: 2 }) : null;
+        const agent = corti ?? fakeAgent(bytes, { delay: 2 });
+        const storage = new Map();
+        const client = () => engine.client({ baseURL: 'https://agent.test/a2a', fetch: agent.fetch });
+
+        // The first page: the run is read until the answer is being typed.
+        const page1 = pageStore(storage);
+        const renders1 = [];
+        const chat1 = chatOf(v.ai, new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: page1.store }), 'c3', [], renders1);
+        const sent = chat1.sendMessage({ text: 'Labs?' });
+        const typing = (ms) => ms[1]?.parts.some((p) => p.type === 'reasoning' && p.text.startsWith('HbA1c is 8.2'));
+        while (!renders1.some(typing)) await new Promise((r) => setTimeout(r, 1));
+        // The reload: the page's state is gone, its store keeps what it wrote.
+        page1.dead = true;
+        const shown = renders1.at(-1);
+        await chat1.stop();
+        await sent;
+        assert.ok(storage.size === 1, 'nothing was kept');
+
+        const messages = kept === 'the partial message' ? shown : shown.slice(0, 1);
+        const renders2 = [];
+        const transport2 = new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: pageStore(storage).store });
+        const chat2 = chatOf(v.ai, transport2, 'c3', messages, renders2);
+        await chat2.resumeStream();
+        assert.equal(chat2.error, undefined);
+        assert.equal(chat2.messages.length, 2, JSON.stringify(chat2.messages.map((m) => m.role)));
+        assert.equal(chat2.messages[1].id, shown[1].id, 'the message has a new id');
+        assert.deepEqual(JSON.parse(JSON.stringify(plain(chat2.messages[1]))), want);
+        checkLive(renders2.map((ms) => ms.at(-1)), doc, 'after the reload');
+        assert.ok(renders2.every((ms) => ms.length === 2), 'a render shows a second assistant message');
+        const sub = agent.calls.at(-1);
+        assert.match(sub.url, /\/tasks\/[^/]+:subscribe$/);
+        assert.ok(Number(sub.lastEventId) > 0, `Last-Event-ID ${sub.lastEventId}`);
+        if (agent === corti) assert.ok(sub.replayed > 1, `the subscription replayed ${sub.replayed} events`);
+        assert.equal(storage.size, 0, 'the ended run is still kept');
+        assert.equal(await transport2.reconnectToStream({ chatId: 'c3' }), null, 'an ended run has nothing to resume');
+      });
+    }
+  }
+}
 
 test('the bridge adds under 10 KB gzip of JS to a bundle (esbuild, minified)', async () => {
   const esbuildPath = join(wasmDir, 'test', 'bundlers', 'node_modules', 'esbuild', 'lib', 'main.js');

@@ -20,7 +20,12 @@ export async function read(engine: Awaited<ReturnType<typeof load>>, response: R
 }
 
 export function transport(): ChatTransport<A2AUIMessage> {
-  const t = new A2AChatTransport({ client: load().then((e) => e.client({ baseURL: '/a2a' })) });
+  const t = new A2AChatTransport({ client: load().then((e) => e.client({ baseURL: '/a2a' })), store: sessionStorage });
+  const asyncStore = new A2AChatTransport({
+    client: load().then((e) => e.client({ baseURL: '/a2a' })),
+    store: { getItem: async (k: string) => k, setItem: async () => {}, removeItem: () => {} },
+  });
+  void asyncStore.reconnectToStream({ chatId: 'chat-1' });
   void t.cancelTask('chat-1');
   return t;
 }
