@@ -5,8 +5,12 @@
 // (ai-sdk-goldens.mjs), also when the agent drops the connection every
 // third event; no live message shows a narration as text or the answer
 // twice. The ChatTransport continues a task waiting for input, detaches on
-// stop and reads on with Last-Event-ID, and cancels with one call. The JS
-// the bridge adds to a bundle is measured with esbuild.
+// stop and reads on with Last-Event-ID, and cancels with one call; with a
+// store, the AI SDK's Chat (what useChat runs) resumes a run after a reload
+// (a new Chat and transport over the same store) or a stop, showing the
+// uncut run's message once, against an agent that reads Last-Event-ID and
+// one that replays the artifact in progress. The JS the bridge adds to a
+// bundle is measured with esbuild.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -248,8 +252,9 @@ function pageStore(map) {
 
 for (const v of versions) {
   for (const server of ['an agent that reads Last-Event-ID', "Corti's agent (replays the artifact in progress)"]) {
-    for (const kept of ['the partial message', 'the user message only']) {
-      test(`${v.name}, ${server}, the app kept ${kept}: after a reload mid-run, useChat({ resume: true }) shows the run's message once`, async () => {
+    for (const kept of ['the partial message', 'the user message only', 'no reload']) {
+      const title = kept === 'no reload' ? 'stop() then resumeStream() in the same page' : `the app kept ${kept}: after a reload mid-run, useChat({ resume: true })`;
+      test(`${v.name}, ${server}, ${title} shows the run's message once`, async () => {
         const bytes = readFileSync(join(testdataDir, 'thinking-tool-answer.sse'));
         const want = JSON.parse(readFileSync(join(goldenDir, 'thinking-tool-answer.json'), 'utf8'))[v.key];
         const doc = cliDoc('thinking-tool-answer.sse');
@@ -261,12 +266,13 @@ for (const v of versions) {
         // The first page: the run is read until the answer is being typed.
         const page1 = pageStore(storage);
         const renders1 = [];
-        const chat1 = chatOf(v.ai, new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: page1.store }), 'c3', [], renders1);
+        const transport1 = new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: page1.store });
+        const chat1 = chatOf(v.ai, transport1, 'c3', [], renders1);
         const sent = chat1.sendMessage({ text: 'Labs?' });
         const typing = (ms) => ms[1]?.parts.some((p) => p.type === 'reasoning' && p.text.startsWith('HbA1c is 8.2'));
         while (!renders1.some(typing)) await new Promise((r) => setTimeout(r, 1));
         // The reload: the page's state is gone, its store keeps what it wrote.
-        page1.dead = true;
+        page1.dead = kept !== 'no reload';
         const shown = renders1.at(-1);
         await chat1.stop();
         await sent;
@@ -274,15 +280,17 @@ for (const v of versions) {
 
         const messages = kept === 'the partial message' ? shown : shown.slice(0, 1);
         const renders2 = [];
-        const transport2 = new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: pageStore(storage).store });
-        const chat2 = chatOf(v.ai, transport2, 'c3', messages, renders2);
+        const transport2 = kept === 'no reload' ? transport1 : new A2AChatTransport({ client: client(), resetStep: v.resetStep, store: pageStore(storage).store });
+        const chat2 = kept === 'no reload' ? chat1 : chatOf(v.ai, transport2, 'c3', messages, renders2);
+        if (kept === 'no reload') renders1.length = 0;
         await chat2.resumeStream();
         assert.equal(chat2.error, undefined);
         assert.equal(chat2.messages.length, 2, JSON.stringify(chat2.messages.map((m) => m.role)));
         assert.equal(chat2.messages[1].id, shown[1].id, 'the message has a new id');
         assert.deepEqual(JSON.parse(JSON.stringify(plain(chat2.messages[1]))), want);
-        checkLive(renders2.map((ms) => ms.at(-1)), doc, 'after the reload');
-        assert.ok(renders2.every((ms) => ms.length === 2), 'a render shows a second assistant message');
+        const after = kept === 'no reload' ? renders1 : renders2;
+        checkLive(after.map((ms) => ms.at(-1)), doc, 'after the reload');
+        assert.ok(after.length > 0 && after.every((ms) => ms.length === 2), 'a render shows a second assistant message');
         const sub = agent.calls.at(-1);
         assert.match(sub.url, /\/tasks\/[^/]+:subscribe$/);
         assert.ok(Number(sub.lastEventId) > 0, `Last-Event-ID ${sub.lastEventId}`);
