@@ -6,7 +6,9 @@
 // toUIMessageStreamResponse. For every sample the last UIMessage (its parts
 // and metadata, as JSON) equals the golden derived from the CLI's --json
 // (../ai-sdk-goldens.mjs), and no render shows the narration as text or
-// the answer twice. The same route in front of the @a2a-js/sdk agent of
+// the answer twice. With a store, the page reloaded while the answer is
+// typed resumes (useChat's resume): the same message, the golden, with the
+// answer once. The same route in front of the @a2a-js/sdk agent of
 // the CLI's interop test ends with what `a2astream --json -m` gives for the
 // same question. A screenshot of the chat is written to a temporary folder
 // and its path printed.
@@ -154,6 +156,38 @@ for (const name of samples()) {
     });
   }
 }
+
+// A reload while the answer is typed: the page comes back with the
+// messages it kept and useChat({ resume: true }), and the transport's store
+// (sessionStorage) lets it subscribe to the task again.
+test('thinking-tool-answer.sse, useChat with A2AChatTransport and a store, reloaded while the answer is typed: the answer once, COMPLETED', async () => {
+  const name = 'thinking-tool-answer.sse';
+  const want = JSON.parse(readFileSync(join(goldenDir, name.replace(/\.sse$/, '.json')), 'utf8')).ai7;
+  const doc = cliDoc(name);
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${origin}/index.html?mode=transport&resume=1&sample=${name}`);
+  await page.waitForFunction(() => window.__chat.messages[1]?.parts.some((p) => p.type === 'reasoning' && p.text.startsWith('HbA1c')), null, { timeout: 60_000 });
+  const before = await page.evaluate(() => window.__chat);
+  assert.notEqual(before.status, 'ready', 'the run ended before the reload');
+  assert.ok(!before.messages[1].parts.some((p) => p.type === 'text'), 'the answer was shown before the reload');
+  const reloadedAt = connections.get(name);
+  await page.reload();
+  await page.waitForFunction(() => {
+    const c = window.__chat;
+    return c.error || (c.status === 'ready' && c.messages[1]?.metadata?.state === 'TASK_STATE_COMPLETED');
+  }, null, { timeout: 60_000 });
+  const chat = await page.evaluate(() => window.__chat);
+  await page.close();
+  assert.deepEqual(errors, []);
+  assert.equal(chat.error, null);
+  assert.ok(connections.get(name) > reloadedAt, 'the reloaded page did not subscribe to the task');
+  assert.equal(chat.messages.length, 2);
+  assert.equal(chat.messages[1].id, before.messages[1].id);
+  assert.deepEqual({ metadata: chat.messages[1].metadata, parts: chat.messages[1].parts }, want);
+  for (const texts of chat.texts) assert.ok(texts.filter((t) => t === doc.answer.text).length <= 1, 'a render shows the answer twice');
+});
 
 // withoutIds drops what differs between two runs of the @a2a-js/sdk agent:
 // the task, context and artifact ids (the reasoning parts' ids).
