@@ -451,7 +451,9 @@ export interface Run extends AsyncGenerator<Update, void, undefined> {
    * The run so far, to go on with in another page or process
    * (resubscribeTask(cp.taskId, cp)); JSON. Each call rebuilds the events
    * from the whole run (its cost grows with the text). null before the
-   * task id is known and once the run is over.
+   * task id is known, once the run is over, and while an artifact's text
+   * ends inside a character (its bytes held until the next event, which a
+   * server reading Last-Event-ID would not send again): keep the one before.
    */
   checkpoint(): Checkpoint | null;
 }

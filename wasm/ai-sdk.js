@@ -340,21 +340,22 @@ export class A2AChatTransport {
   }
 
   // stream returns the UI message stream of the chat's run. The run's
-  // checkpoint is kept when the stream stops before the run's end (in
-  // memory, and in the store), and written to the store as the run goes:
-  // at each state and artifact close, and at most once a second while text
-  // streams (each checkpoint holds the text so far). The stored one is
-  // removed when the run ends.
+  // checkpoint is kept (in memory, and in the store when there is one) at
+  // each state and artifact close, with a store also at most once a second
+  // while text streams (each checkpoint holds the text so far: not per
+  // token), and when the stream stops before the run's end. A run that
+  // gives none at a point keeps the one before. The stored one is removed
+  // when the run ends.
   #stream(chat, signal) {
     const keep = () => {
       const cp = chat.run.checkpoint();
+      chat.saved = Date.now();
       if (!cp) return;
       chat.checkpoint = cp;
-      chat.saved = Date.now();
       if (this.#store) this.#save(chat);
     };
     const onUpdate = (u) => {
-      if (this.#store && (u.kind === 'state' || u.kind === 'sealed' || Date.now() - chat.saved >= SAVE_INTERVAL)) keep();
+      if (u.kind === 'state' || u.kind === 'sealed' || (this.#store && Date.now() - chat.saved >= SAVE_INTERVAL)) keep();
     };
     const onDone = (u, aborted) => {
       chat.done = !u.error;

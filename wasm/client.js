@@ -334,7 +334,10 @@ export class Client {
           serverWait = answered ? answered.wait : 0;
         }
       }
-      yield* (cause && !dec._ended() ? dec.fail(causeText(cause)) : dec.end());
+      const cut = !dec._ended();
+      // A cut result holds back an incomplete character's bytes: no checkpoint then.
+      if (cut) track.held = holdsBytes(dec.result());
+      yield* (cause && cut ? dec.fail(causeText(cause)) : dec.end());
     } finally {
       if (conn) { conn.resp.body?.cancel().catch(() => {}); conn.done(); }
       if (dec && !dec.done && !dec.freed) {
@@ -353,7 +356,7 @@ export class Client {
 // RunTrack follows a run's task id and last event id: from its decoder
 // while the run reads (dec), and as they were when it ended.
 class RunTrack {
-  constructor(taskId, lastEventId) { this.dec = null; this.ids = { taskId, lastEventId }; }
+  constructor(taskId, lastEventId) { this.dec = null; this.held = false; this.ids = { taskId, lastEventId }; }
 
   // read returns the ids so far.
   read() {
@@ -371,11 +374,14 @@ class RunTrack {
 
   // checkpoint returns the run so far as resubscribeTask takes it: the task
   // id, the last event id, and events that rebuild the run's task and
-  // artifacts; null before the task id is known and once the run is over.
+  // artifacts; null before the task id is known, once the run is over, and
+  // while an artifact's text may end with the bytes of an incomplete
+  // character (the decoder holds them until the next event completes it; a
+  // server that reads Last-Event-ID would not send them again).
   checkpoint() {
-    if (!this.dec || this.dec.freed) return null;
+    if (!this.dec || this.dec.freed || this.held) return null;
     const r = this.dec.result(), { taskId, lastEventId } = this.read();
-    if (!taskId) return null;
+    if (!taskId || holdsBytes(r)) return null;
     const status = { state: r.state || 'TASK_STATE_WORKING' };
     if (r.statusMessage) status.message = a2aMessage(r.statusMessage);
     const events = [{ task: { id: taskId, contextId: r.contextId, status } }];
@@ -386,6 +392,13 @@ class RunTrack {
     }
     return { taskId, lastEventId, events };
   }
+}
+
+// holdsBytes reports whether a live result's open artifact may end with
+// held bytes, which its text shows as U+FFFD (an agent's own U+FFFD at
+// the end looks the same: its checkpoint waits for the next text).
+function holdsBytes(r) {
+  return r.artifacts.some((a) => !a.sealed && a.text.endsWith('\ufffd'));
 }
 
 // a2aMessage and a2aPart write a result's message and part as A2A 1.0 JSON.

@@ -485,6 +485,39 @@ test('a run cut at any event goes on in another client from its checkpoint (JSON
   }
 });
 
+test('no checkpoint while a text ends inside a character (its bytes held back until the next event), so none loses them', async () => {
+  const ev = (id, json) => Buffer.concat([Buffer.from(`id: ${id}\ndata: `), ...json.map((j) => (typeof j === 'string' ? Buffer.from(j) : Buffer.from(j))), Buffer.from('\n\n')]);
+  const art = (append, text) => ['{"artifactUpdate":{"taskId":"t1","contextId":"c1","append":' + append + ',"lastChunk":' + append + ',"artifact":{"artifactId":"a1","parts":[{"text":"', ...text, '"}]}}}'];
+  const frames = [
+    ev(1, ['{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}']),
+    ev(2, art(false, ['caf', [0xc3]])), // é is C3 A9: its second byte comes in the next event
+    ev(3, art(true, [[0xa9], ' ok'])),
+    ev(4, ['{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}']),
+  ];
+  const want = cliDoc(Buffer.concat(frames));
+  assert.equal(want.answer.text, 'café ok');
+
+  // Cut after event 2: the run ends holding the byte C3.
+  reset({ frames, plan: (n) => (n === 0 ? { frames: 2, how: 'end' } : null) });
+  const cut = engine.client({ baseURL: `${base}/a2a`, retries: -1 }).sendMessageStream('hello');
+  const atDone = [];
+  for await (const u of cut) if (u.kind === 'done') atDone.push(cut.checkpoint());
+  assert.deepEqual(atDone, [null]);
+
+  // Live (one event per connection, so that each comes alone): none after
+  // event 2; one after event 1 and after event 3, each going on to the
+  // uncut result.
+  reset({ frames, plan: () => ({ frames: 1, how: 'end' }) });
+  const run = engine.client({ baseURL: `${base}/a2a`, ...fast }).sendMessageStream('hello');
+  const cps = new Map(); // the last event id → the checkpoint after its updates
+  for await (const u of run) if (u.kind !== 'done') cps.set(run.lastEventId, run.checkpoint());
+  assert.deepEqual([...cps].map(([id, cp]) => [id, cp && cp.lastEventId]), [['1', '1'], ['2', null], ['3', '3'], ['4', '4']]);
+  for (const cp of [cps.get('1'), cps.get('3')]) {
+    const done = (await collect(engine.client({ baseURL: `${base}/a2a`, ...fast }).resubscribeTask(cp.taskId, JSON.parse(JSON.stringify(cp))))).at(-1);
+    assert.deepEqual(done.result, want, `from event ${cp.lastEventId}`);
+  }
+});
+
 // A soak: every connection of a run meets a fault drawn at random (a clean
 // end or a reset at an event boundary or inside an event, a stall past the
 // idle timeout, or a resubscription answered with 502 text/html, 503 with
