@@ -443,6 +443,13 @@ export interface Run extends AsyncGenerator<Update, void, undefined> {
   /** The id of the last event read ("" when none). */
   readonly lastEventId: string;
   /**
+   * True once the server refused the run's request or a resubscription by
+   * the resubscription rule (400, 401, 403, 404, 409, TASK_NOT_FOUND…: the
+   * task is gone or not the caller's): subscribing again will not help. A
+   * run cut by a failed connection or a busy server is not refused.
+   */
+  readonly refused: boolean;
+  /**
    * Cancels the task on the server (cancelTask with taskId); the run reads
    * on to the CANCELED status. A UsageError before the task id is known.
    */

@@ -211,7 +211,8 @@ export function toUIMessageStream(source, options = {}) {
 // the "start" chunk (options.messageId its id). options.signal, when
 // aborted, ends the message quietly (the user stopped it); options.onUpdate
 // and options.onDone see each update after it is rendered, options.onCancel
-// the stream's cancel.
+// the stream's cancel, options.onError an error that ends it (a refused
+// first request).
 function chunkStream(updates, render, options) {
   const it = updates[Symbol.asyncIterator] ? updates[Symbol.asyncIterator]() : updates[Symbol.iterator]();
   let sentId = false;
@@ -221,7 +222,14 @@ function chunkStream(updates, render, options) {
       render.emit(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
     },
     async pull(ctl) {
-      const { done, value: u } = await it.next();
+      let next;
+      try {
+        next = await it.next();
+      } catch (e) {
+        options.onError?.(e);
+        throw e;
+      }
+      const { done, value: u } = next;
       if (done) { ctl.close(); return; }
       if (u.kind === 'done') {
         const aborted = options.signal ? options.signal.aborted : false;
@@ -318,7 +326,7 @@ export class A2AChatTransport {
    */
   async reconnectToStream({ chatId, abortSignal }) {
     let chat = this.#chats.get(chatId);
-    if (chat && chat.done) return null;
+    if (chat && (chat.done || chat.run?.refused)) return null;
     if (!chat) {
       chat = await this.#kept(chatId);
       if (!chat) return null;
@@ -357,11 +365,14 @@ export class A2AChatTransport {
     const onUpdate = (u) => {
       if (u.kind === 'state' || u.kind === 'sealed' || (this.#store && Date.now() - chat.saved >= SAVE_INTERVAL)) keep();
     };
+    // A run the server refused (the task is gone: a resubscription after
+    // a day, a reload after the task expired) is not kept to try again.
     const onDone = (u, aborted) => {
       chat.done = !u.error;
-      if (aborted || !chat.done) keep(); else this.#forget(chat.chatId);
+      if (aborted || (!chat.done && !chat.run.refused)) keep(); else this.#forget(chat.chatId);
     };
-    return chunkStream(chat.run, new Render(this.#resetStep), { signal, messageId: chat.messageId, onUpdate, onDone, onCancel: keep });
+    const onError = () => { if (chat.run.refused) this.#forget(chat.chatId); };
+    return chunkStream(chat.run, new Render(this.#resetStep), { signal, messageId: chat.messageId, onUpdate, onDone, onError, onCancel: keep });
   }
 
   // kept returns the chat the store keeps for chatId, null when it keeps

@@ -224,6 +224,7 @@ export class Client {
     return Object.defineProperties(run, {
       taskId: { get: () => track.read().taskId, enumerable: true },
       lastEventId: { get: () => track.read().lastEventId, enumerable: true },
+      refused: { get: () => track.refused, enumerable: true },
       checkpoint: { value: () => track.checkpoint() },
       cancel: {
         value: (options = {}) => {
@@ -274,7 +275,11 @@ export class Client {
       try {
         conn = await connect(first);
       } catch (e) {
-        throw e instanceof Answered ? e.error : redactError(e);
+        if (e instanceof Answered) {
+          track.refused = !retryable(e.error, e.status);
+          throw e.error;
+        }
+        throw redactError(e);
       }
       dec = engine.decoder(o);
       track.dec = dec;
@@ -330,7 +335,8 @@ export class Client {
           // failed connection or a busy server is tried again.
           const answered = e instanceof Answered ? e : null;
           cause = answered ? answered.error : e;
-          if (run.signal.aborted || !retryable(answered?.error, answered ? answered.status : 0)) break;
+          if (run.signal.aborted) break;
+          if (!retryable(answered?.error, answered ? answered.status : 0)) { track.refused = true; break; }
           serverWait = answered ? answered.wait : 0;
         }
       }
@@ -356,7 +362,7 @@ export class Client {
 // RunTrack follows a run's task id and last event id: from its decoder
 // while the run reads (dec), and as they were when it ended.
 class RunTrack {
-  constructor(taskId, lastEventId) { this.dec = null; this.held = false; this.ids = { taskId, lastEventId }; }
+  constructor(taskId, lastEventId) { this.dec = null; this.held = false; this.refused = false; this.ids = { taskId, lastEventId }; }
 
   // read returns the ids so far.
   read() {

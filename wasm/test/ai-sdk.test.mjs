@@ -302,6 +302,50 @@ for (const v of versions) {
   }
 }
 
+// A task the server no longer has (it expired while the page was closed)
+// is refused; the stored run is forgotten, so that the next reload does not
+// try again, and an error is shown once.
+for (const when of ['on the reload', 'on a resubscription after the reload']) {
+  test(`a run the server refuses ${when} is forgotten by the store`, async () => {
+    const bytes = readFileSync(join(testdataDir, 'thinking-tool-answer.sse'));
+    const agent = fakeAgent(bytes, { delay: 2 });
+    const storage = new Map();
+    const page1 = pageStore(storage);
+    const renders1 = [];
+    const transport1 = new A2AChatTransport({ client: engine.client({ baseURL: 'https://agent.test/a2a', fetch: agent.fetch }), store: page1.store });
+    const chat1 = chatOf(ai7, transport1, 'c4', [], renders1);
+    const sent = chat1.sendMessage({ text: 'Labs?' });
+    while (!renders1.some((ms) => ms[1]?.parts.some((p) => p.type === 'reasoning'))) await new Promise((r) => setTimeout(r, 1));
+    page1.dead = true;
+    await chat1.stop();
+    await sent;
+    assert.equal(storage.size, 1, 'the run is kept');
+
+    // The task is gone: a subscription gets 404. On a resubscription, the
+    // first subscription is cut after one event, and the next is refused.
+    let subscriptions = 0;
+    const gone = async (url, init) => {
+      if (/:subscribe$/.test(url) && (when === 'on the reload' || ++subscriptions > 1)) {
+        return new Response(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'no such task' } }), { status: 404, headers: { 'content-type': 'application/json' } });
+      }
+      const resp = await agent.fetch(url, init);
+      const reader = resp.body.getReader();
+      const { value } = await reader.read();
+      reader.cancel();
+      return new Response(value, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const transport2 = new A2AChatTransport({ client: engine.client({ baseURL: 'https://agent.test/a2a', fetch: gone, retryDelay: 1 }), store: pageStore(storage).store });
+    const chat2 = chatOf(ai7, transport2, 'c4', renders1.at(-1).slice(0, 1), []);
+    await chat2.resumeStream();
+    assert.equal(chat2.status, 'error');
+    assert.match(String(chat2.error?.message), /no such task/i, 'the refusal is the error shown');
+    assert.equal(storage.size, 0, 'the refused run is still kept');
+    assert.equal(await transport2.reconnectToStream({ chatId: 'c4' }), null, 'a refused run is resumed again');
+    const transport3 = new A2AChatTransport({ client: engine.client({ baseURL: 'https://agent.test/a2a', fetch: gone }), store: pageStore(storage).store });
+    assert.equal(await transport3.reconnectToStream({ chatId: 'c4' }), null, 'the next reload resumes the refused run');
+  });
+}
+
 test('the bridge adds under 10 KB gzip of JS to a bundle (esbuild, minified)', async () => {
   const esbuildPath = join(wasmDir, 'test', 'bundlers', 'node_modules', 'esbuild', 'lib', 'main.js');
   assert.ok(existsSync(esbuildPath), 'esbuild is missing: npm ci in wasm/test/bundlers');
