@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, ServerError, StreamSyntaxError, TruncatedError } from 'a2astream';
 import { redact } from '../http.js';
-import { cliJSON, idOf, mulberry32, samples, splitEvents, testdataDir } from './helpers.mjs';
+import { cliJSON, idOf, mulberry32, playEvents, resumeIndex, samples, splitEvents, testdataDir } from './helpers.mjs';
 
 const engine = await load();
 const work = mkdtempSync(join(tmpdir(), 'a2astream-client-'));
@@ -115,21 +115,9 @@ function cancel(res, rpcID) {
 
 function stream(req, res, op) {
   const n = state.streams++;
-  let from = 0;
-  if (op === 'subscribe') {
-    const last = req.headers['last-event-id'];
-    from = last === undefined ? 0 : state.frames.findIndex((f) => idOf(f) === last) + 1;
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-  res.flushHeaders();
-  const p = state.plan(n);
-  const stop = p === null ? state.frames.length : Math.min(from + p.frames, state.frames.length);
-  for (let i = from; i < stop; i++) res.write(state.frames[i]);
-  if (p === null || stop === state.frames.length) { res.end(); return; }
-  if (p.inside) res.write(state.frames[stop].subarray(0, p.inside));
-  if (p.how === 'end') res.end();
-  else if (p.how === 'destroy') setTimeout(() => res.destroy(), 20);
-  else state.open = { res, next: stop }; // 'stall': open and silent
+  const from = op === 'subscribe' ? resumeIndex(state.frames, req.headers['last-event-id']) : 0;
+  const stalled = playEvents(res, state.frames, from, state.plan(n));
+  if (stalled >= 0) state.open = { res, next: stalled };
 }
 
 async function collect(iter) {

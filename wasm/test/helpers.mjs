@@ -87,3 +87,33 @@ export function splitEvents(bytes) {
 
 /** idOf returns the id field of one event's bytes (splitEvents), or undefined. */
 export const idOf = (event) => /^id: ?(.*)$/m.exec(Buffer.from(event).toString('utf8'))?.[1];
+
+/**
+ * resumeIndex returns the index of the event a subscription with the
+ * Last-Event-ID header lastEventId starts at: the one after the event of
+ * that id; 0 without the header.
+ */
+export function resumeIndex(events, lastEventId) {
+  return lastEventId === undefined ? 0 : events.findIndex((e) => idOf(e) === lastEventId) + 1;
+}
+
+/**
+ * playEvents answers res with events[from…] as an event stream, as plan
+ * says: null sends the rest; { frames, inside, how } sends that many
+ * events, then `inside` bytes of the next one, and ends the connection by
+ * how: 'end' (a clean end), 'destroy' (a reset) or 'stall' (open and
+ * silent). It returns the index of the next event when the connection
+ * stalls, else -1.
+ */
+export function playEvents(res, events, from, plan) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+  res.flushHeaders();
+  const stop = plan === null ? events.length : Math.min(from + plan.frames, events.length);
+  for (let i = from; i < stop; i++) res.write(events[i]);
+  if (plan === null || stop === events.length) { res.end(); return -1; }
+  if (plan.inside) res.write(events[stop].subarray(0, plan.inside));
+  if (plan.how === 'end') res.end();
+  else if (plan.how === 'destroy') setTimeout(() => res.destroy(), 20);
+  else return stop;
+  return -1;
+}

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { load, ServerError, TruncatedError } from 'a2astream';
-import { cliJSON, idOf, samples, splitEvents, testdataDir, mulberry32 } from './helpers.mjs';
+import { cliJSON, playEvents, resumeIndex, samples, splitEvents, testdataDir, mulberry32 } from './helpers.mjs';
 
 const engine = await load();
 
@@ -36,21 +36,8 @@ before(async () => {
       res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'Task not found' } }));
       return;
     }
-    let from = 0;
-    if (subscribe) {
-      const last = req.headers['last-event-id'];
-      from = last === undefined ? 0 : state.frames.findIndex((f) => idOf(f) === last) + 1;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-    res.flushHeaders();
-    const p = state.plan(n);
-    const stop = p === null ? state.frames.length : Math.min(from + p.frames, state.frames.length);
-    for (let i = from; i < stop; i++) res.write(state.frames[i]);
-    if (p === null || stop === state.frames.length) { res.end(); return; }
-    if (p.inside) res.write(state.frames[stop].subarray(0, p.inside));
-    if (p.how === 'end') res.end();
-    else if (p.how === 'destroy') setTimeout(() => res.destroy(), 20);
-    // 'stall': the connection stays open and silent until the client gives up.
+    // A stalled connection stays open and silent until the client gives up.
+    playEvents(res, state.frames, subscribe ? resumeIndex(state.frames, req.headers['last-event-id']) : 0, state.plan(n));
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${server.address().port}`;
