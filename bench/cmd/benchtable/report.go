@@ -81,13 +81,38 @@ func rowName(im bench.Impl, corpus, rd string) string {
 	return "Read/" + im.Key + "/" + corpus + "/" + rd
 }
 
-func header1(p func(string, ...any), h header) {
+// header1 prints the sentence that says when the run was taken, on what
+// machine and Go, and the load average at its start.
+func header1(p printer, h header) {
 	p("Taken %s – %s UTC on %s, GOMAXPROCS %d, %s, %s/%s; load average %s at the start. ",
 		h.start.Format("2006-01-02 15:04"), h.end.Format("15:04"), cpuModel(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH, h.load)
 }
 
+// printer prints to the report being written, as fmt.Fprintf does.
+type printer func(format string, args ...any)
+
+// report prints the Markdown report of a run from its summaries st and the
+// correctness matrix: what was run and how to read it, the targets, the
+// matrix and the corpora, a speed table for each corpus and reads
+// measured (the lexer's row says which), and the 1-byte scaling table.
 func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p := printer(func(format string, args ...any) { fmt.Fprintf(w, format, args...) })
+	preamble(p, h)
+	targets(p, st)
+	correctness(p, matrix)
+	for _, cn := range bench.SpeedCorpora {
+		for _, rd := range []string{"4KiB", "whole", "1B"} {
+			if _, ok := st["Read/ours-lexer/"+cn+"/"+rd]; ok {
+				speedTable(p, st, matrix, cn, rd)
+			}
+		}
+	}
+	scaling(p, st)
+}
+
+// preamble prints the report's heading and the paragraph that says when,
+// where and how the run was taken and how to read its figures.
+func preamble(p printer, h header) {
 	p("## Benchmarks\n\n")
 	header1(p, h)
 	p("Command: `cd bench && go run ./cmd/benchtable -svg chart.svg` (%d rounds of the whole set, so %d runs of each benchmark spread over the run, -benchtime=%s). ", h.count, h.count, h.benchtime)
@@ -95,9 +120,12 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 	p("× ours is the time relative to a2astream's implementation of the same level (the lexer for SSE readers, lexer + decoder for decoding readers); × limit the time relative to `bytes.IndexByte` over every line end with the same reads. ")
 	p("cpu is the process CPU time per event (all goroutines), steadier than wall time on a shared machine. † marks a capped measurement (a prefix of the corpus). ")
 	p("The targets are judged on BenchmarkRatio, which runs the two implementations of a target in turn on the same input and takes the median of the pairs' ratios in each round: two rows of a table are measured up to a minute apart, and their ratio moves with the machine.\n\n")
+}
 
-	targets(p, st)
-
+// correctness prints the correctness matrix, a row per implementation
+// (the limits left out) and a column per corpus, then a sentence that
+// describes each corpus.
+func correctness(p printer, matrix []bench.Verdict) {
 	p("### Correctness (every event checked, 4 KiB reads; 256 KiB on answer10m)\n\n")
 	corpora := bench.Corpora()
 	p("| implementation |")
@@ -115,19 +143,7 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 		}
 		p("| %s |", im.Name)
 		for _, c := range corpora {
-			v := verdictOf(matrix, im.Name, c.Name)
-			switch {
-			case v == nil:
-				p(" |")
-			case v.OK:
-				p(" ✓ |")
-			default:
-				d := v.Detail
-				if len(d) > 90 {
-					d = d[:90] + "…"
-				}
-				p(" ✗ %s |", strings.ReplaceAll(d, "|", "\\|"))
-			}
+			p("%s |", verdictCell(verdictOf(matrix, im.Name, c.Name)))
 		}
 		p("\n")
 	}
@@ -139,60 +155,103 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 		p("%s (%.2f MB, %d events: %s)", c.Name, float64(len(c.Data))/1e6, len(c.Events), c.Features)
 	}
 	p(".\n\n")
+}
 
-	for _, cn := range bench.SpeedCorpora {
-		c := bench.CorpusByName(cn)
-		for _, rd := range []string{"4KiB", "whole", "1B"} {
-			if _, ok := st["Read/ours-lexer/"+cn+"/"+rd]; !ok {
-				continue
-			}
-			p("### %s, %s reads\n\n", cn, rd)
-			p("| implementation | MB/s | ns/event | cpu ns/event | allocs/event | × ours | × limit | correct |\n|---|---:|---:|---:|---:|---:|---:|:-:|\n")
-			limit := st["Read/limit-indexbyte/"+cn+"/"+rd]
-			anyCapped := false
-			for _, im := range bench.Impls() {
-				s, ok := st[rowName(im, cn, rd)]
-				if !ok {
-					continue
-				}
-				_, capped := bench.Capped(im, c, rd)
-				anyCapped = anyCapped || capped
-				label := im.Name
-				if capped {
-					label += " †"
-				}
-				if im.Payloads {
-					label += " (no reads)"
-				}
-				nsEv, cpuEv, alEv := "—", "—", "—"
-				if s.events > 0 {
-					nsEv = fnum(s.ns/s.events) + " ±" + strconv.Itoa(int(math.Round(50*(s.nsMax-s.nsMin)/s.ns))) + "%"
-					if s.cpu > 0 {
-						cpuEv = fnum(s.cpu / s.events)
-					}
-					alEv = fnum(s.allocs / s.events)
-				}
-				ratio := func(o stats) string {
-					if !o.present || capped {
-						return "—"
-					}
-					return fnum(s.ns/o.ns) + "×"
-				}
-				ours := st[rowName(bench.Impl{Key: ourKey(im.Level)}, cn, rd)]
-				correct := "—"
-				if v := verdictOf(matrix, im.Name, cn); v != nil && !v.NA {
-					correct = mark(v.OK)
-				}
-				p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", label, fnum(s.mbs), nsEv, cpuEv, alEv, ratio(ours), ratio(limit), correct)
-			}
-			if anyCapped {
-				n, _ := bench.Capped(bench.Impl{Rescans: true}, c, rd)
-				p("\n† These peers read only the first %d KiB of this corpus with %s reads: they search the unfinished event again from its start after every read, so the whole corpus would take them minutes (see the scaling table); MB/s is that of the prefix.\n", n>>10, rd)
-			}
-			p("\n")
-		}
+// verdictCell is the text of v's cell in the correctness matrix, from its
+// leading space to its closing bar's: empty when not checked, a tick, or a
+// cross with the first 90 bytes of the detail, its bars escaped.
+func verdictCell(v *bench.Verdict) string {
+	switch {
+	case v == nil:
+		return ""
+	case v.OK:
+		return " ✓"
 	}
+	d := v.Detail
+	if len(d) > 90 {
+		d = d[:90] + "…"
+	}
+	return " ✗ " + strings.ReplaceAll(d, "|", "\\|")
+}
 
+// speedTable prints the speed table of corpus cn with reads rd: a row per
+// implementation measured, then, if any row is capped, the note that says
+// how much of the corpus the capped peers read.
+func speedTable(p printer, st map[string]stats, matrix []bench.Verdict, cn, rd string) {
+	c := bench.CorpusByName(cn)
+	p("### %s, %s reads\n\n", cn, rd)
+	p("| implementation | MB/s | ns/event | cpu ns/event | allocs/event | × ours | × limit | correct |\n|---|---:|---:|---:|---:|---:|---:|:-:|\n")
+	limit := st["Read/limit-indexbyte/"+cn+"/"+rd]
+	anyCapped := false
+	for _, im := range bench.Impls() {
+		s, ok := st[rowName(im, cn, rd)]
+		if !ok {
+			continue
+		}
+		_, capped := bench.Capped(im, c, rd)
+		anyCapped = anyCapped || capped
+		ours := st[rowName(bench.Impl{Key: ourKey(im.Level)}, cn, rd)]
+		nsEv, cpuEv, alEv := perEvent(s)
+		p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", speedLabel(im, capped), fnum(s.mbs), nsEv, cpuEv, alEv,
+			timesOf(s, ours, capped), timesOf(s, limit, capped), correctCell(matrix, im.Name, cn))
+	}
+	if anyCapped {
+		n, _ := bench.Capped(bench.Impl{Rescans: true}, c, rd)
+		p("\n† These peers read only the first %d KiB of this corpus with %s reads: they search the unfinished event again from its start after every read, so the whole corpus would take them minutes (see the scaling table); MB/s is that of the prefix.\n", n>>10, rd)
+	}
+	p("\n")
+}
+
+// speedLabel names im in a speed table: its name, † when capped, and a
+// note when it reads the payloads alone.
+func speedLabel(im bench.Impl, capped bool) string {
+	label := im.Name
+	if capped {
+		label += " †"
+	}
+	if im.Payloads {
+		label += " (no reads)"
+	}
+	return label
+}
+
+// perEvent gives s's time per event (with its spread, ± half the range
+// relative to the median), CPU time per event and allocations per event;
+// "—" for what was not measured.
+func perEvent(s stats) (ns, cpu, allocs string) {
+	ns, cpu, allocs = "—", "—", "—"
+	if s.events > 0 {
+		ns = fnum(s.ns/s.events) + " ±" + strconv.Itoa(int(math.Round(50*(s.nsMax-s.nsMin)/s.ns))) + "%"
+		if s.cpu > 0 {
+			cpu = fnum(s.cpu / s.events)
+		}
+		allocs = fnum(s.allocs / s.events)
+	}
+	return ns, cpu, allocs
+}
+
+// timesOf is s's time relative to o's, "—" when o was not measured or s
+// is capped (a prefix of the corpus).
+func timesOf(s, o stats, capped bool) string {
+	if !o.present || capped {
+		return "—"
+	}
+	return fnum(s.ns/o.ns) + "×"
+}
+
+// correctCell is the correctness of impl on corpus cn in a speed table:
+// a mark, or "—" when it was not checked or does not apply.
+func correctCell(matrix []bench.Verdict, impl, cn string) string {
+	if v := verdictOf(matrix, impl, cn); v != nil && !v.NA {
+		return mark(v.OK)
+	}
+	return "—"
+}
+
+// scaling prints the table of 1-byte reads of growing events: for each
+// implementation measured, ns per byte at each size and its growth from
+// the smallest to the largest, judged against 1.5× for a2astream's.
+func scaling(p printer, st map[string]stats) {
 	p("### Large events with 1-byte reads: ns per byte as the event grows\n\n| implementation | sizes (KiB) | ns/byte at each size | growth, largest / smallest |\n|---|---|---|---:|\n")
 	for _, im := range bench.Impls() {
 		var per, ks []string
@@ -226,7 +285,7 @@ func report(w io.Writer, st map[string]stats, matrix []bench.Verdict, h header) 
 // pair's median ratio (the range of the rounds' medians beside it), the
 // decoding peers' time relative to lexer + decoder from the rows, and
 // a2astream's allocations per event; then the targets missed.
-func targets(p func(string, ...any), st map[string]stats) {
+func targets(p printer, st map[string]stats) {
 	p("### Targets per corpus (pairs run in turn, BenchmarkRatio)\n\n")
 	p("| corpus | reads |")
 	for _, pr := range bench.Pairs {
