@@ -65,113 +65,161 @@ const reportFilter = `^Benchmark(Read|Ratio|OneByteEvent)$`
 // run in turn (named PipelineRatio before BenchmarkRatio replaced it).
 const compareFilter = `^Benchmark(Read|PipelineRatio|Ratio)$/^(ours-.*|gosse|gosse-json|gosse-fastjson|r3labs|launchdarkly|scanner|fastjson-alone|limit-.*|pipeline-decoder|stream-decoder)$/^(a2a|a2a-crlf|large)$`
 
-func main() {
-	count := flag.Int("count", 5, "rounds: runs of each benchmark, one per round")
-	benchtime := flag.String("benchtime", "300ms", "go test -benchtime")
-	filter := flag.String("bench", "", "go test -bench (default: the benchmarks the report shows; with -base, the rows both trees have)")
-	raw := flag.String("raw", "", "also write the benchmark lines (benchstat's input) to this file")
-	svg := flag.String("svg", "", "also write the throughput chart (SVG) to this file")
-	base := flag.String("base", "", "the bench directory of another checkout to compare with, run in turn in each round")
-	from := flag.String("from", "", "report on the benchmark lines of this file (written by -raw) instead of running them")
+// options are the command's flags.
+type options struct {
+	count                                   int
+	benchtime, filter, raw, svg, base, from string
+}
+
+// parseFlags reads the command line. The filter defaults to the
+// benchmarks the report shows, or with -base to the rows both trees have.
+func parseFlags() options {
+	var o options
+	flag.IntVar(&o.count, "count", 5, "rounds: runs of each benchmark, one per round")
+	flag.StringVar(&o.benchtime, "benchtime", "300ms", "go test -benchtime")
+	flag.StringVar(&o.filter, "bench", "", "go test -bench (default: the benchmarks the report shows; with -base, the rows both trees have)")
+	flag.StringVar(&o.raw, "raw", "", "also write the benchmark lines (benchstat's input) to this file")
+	flag.StringVar(&o.svg, "svg", "", "also write the throughput chart (SVG) to this file")
+	flag.StringVar(&o.base, "base", "", "the bench directory of another checkout to compare with, run in turn in each round")
+	flag.StringVar(&o.from, "from", "", "report on the benchmark lines of this file (written by -raw) instead of running them")
 	flag.Parse()
-	if *filter == "" {
-		*filter = reportFilter
-		if *base != "" {
-			*filter = compareFilter
+	if o.filter == "" {
+		o.filter = reportFilter
+		if o.base != "" {
+			o.filter = compareFilter
 		}
 	}
+	return o
+}
 
+func main() {
+	o := parseFlags()
 	start := time.Now().UTC()
 	load := loadAvg()
+	dir := benchDir()
+	if o.from != "" {
+		reportFrom(o, header{start: start, end: start, load: load, count: o.count, benchtime: o.benchtime, from: o.from})
+		return
+	}
+	var matrix []bench.Verdict
+	if o.base == "" {
+		matrix = checkAll()
+	}
+	before, after, lines := runRounds(o, dir)
+	end := time.Now().UTC()
+	if o.raw != "" {
+		if err := os.WriteFile(o.raw, []byte(lines), 0o644); err != nil {
+			fail("%v", err)
+		}
+	}
+	writeOutput(o, before, after, matrix, header{start: start, end: end, load: load, count: o.count, benchtime: o.benchtime, base: o.base})
+}
+
+// benchDir is the directory of package bench, as go list finds it from
+// the working directory; it fails outside the bench module.
+func benchDir() string {
 	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "github.com/a2astream/a2astream/bench").Output()
 	if err != nil {
 		fail("locating package bench: %v (run from the bench module: cd bench && go run ./cmd/benchtable)", err)
 	}
-	dir := strings.TrimSpace(string(out))
-	if *from != "" {
-		// A report on a saved run: its base's lines follow "# base" and end
-		// with the "ok" line of their go test.
-		b, err := os.ReadFile(*from)
-		if err != nil {
-			fail("%v", err)
-		}
-		var before, after strings.Builder
-		into := &after
-		for _, line := range strings.SplitAfter(string(b), "\n") {
-			if strings.HasPrefix(line, "# base ") {
-				*base, into = strings.TrimSpace(strings.TrimPrefix(line, "# base ")), &before
-				continue
-			}
-			into.WriteString(line)
-			if strings.HasPrefix(line, "ok  ") {
-				into = &after
-			}
-		}
-		h := header{start: start, end: start, load: load, count: *count, benchtime: *benchtime, base: *base, from: *from}
-		w := bufio.NewWriter(os.Stdout)
-		defer w.Flush()
-		if *base != "" {
-			compare(w, summarizeAll(parseLines(before.String())), summarizeAll(parseLines(after.String())), h)
-			return
-		}
-		fmt.Fprintln(os.Stderr, "benchtable: correctness matrix…")
-		st := summarizeAll(parseLines(after.String()))
-		report(w, st, bench.Matrix(bench.Corpora()), h)
-		writeChart(*svg, st)
-		return
-	}
-	var matrix []bench.Verdict
-	if *base == "" {
-		fmt.Fprintln(os.Stderr, "benchtable: correctness matrix…")
-		matrix = bench.Matrix(bench.Corpora())
-	}
+	return strings.TrimSpace(string(out))
+}
 
-	// Rounds: the whole set runs once per round, count rounds in a row,
-	// so that each benchmark's samples spread over the whole run and a
-	// change in the machine's speed (other jobs come and go) falls on every
-	// implementation alike, not on the ones that ran during it. With a base
-	// each round runs both trees, which one first alternating.
-	args := []string{"test", "-run=^$", "-bench=" + *filter, "-benchtime=" + *benchtime, "-count=1", "-json", "-timeout=0", "."}
-	after, before := map[string][]sample{}, map[string][]sample{}
-	var lines strings.Builder
-	for round := 1; round <= *count; round++ {
+// checkAll runs the correctness matrix on every corpus, saying so on
+// standard error (it takes seconds).
+func checkAll() []bench.Verdict {
+	fmt.Fprintln(os.Stderr, "benchtable: correctness matrix…")
+	return bench.Matrix(bench.Corpora())
+}
+
+// reportFrom writes the report on the saved run o.from (-from), or the
+// comparison when it holds a base's lines (or -base is given); h is the
+// header, without its base.
+func reportFrom(o options, h header) {
+	b, err := os.ReadFile(o.from)
+	if err != nil {
+		fail("%v", err)
+	}
+	var before, after string
+	o.base, before, after = splitBase(string(b), o.base)
+	var matrix []bench.Verdict
+	if o.base == "" {
+		matrix = checkAll()
+	}
+	h.base = o.base
+	writeOutput(o, parseLines(before), parseLines(after), matrix, h)
+}
+
+// splitBase splits the text of a saved run (written by -raw) into the
+// base's lines and this tree's. A base's lines follow a "# base DIR" line
+// and end with the "ok" line of their go test. base is the DIR of the last
+// such line, or the given base when there is none.
+func splitBase(text, base string) (_, before, after string) {
+	var b, a strings.Builder
+	into := &a
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "# base ") {
+			base, into = strings.TrimSpace(strings.TrimPrefix(line, "# base ")), &b
+			continue
+		}
+		into.WriteString(line)
+		if strings.HasPrefix(line, "ok  ") {
+			into = &a
+		}
+	}
+	return base, b.String(), a.String()
+}
+
+// runRounds runs the benchmarks o.count rounds in a row, and returns the
+// samples of the base's tree (before) and of this one (after), and the
+// text of every run, each base's after a "# base" line (what -raw writes
+// and -from reads). The whole set runs once per round, so that each
+// benchmark's samples spread over the whole run and a change in the
+// machine's speed (other jobs come and go) falls on every implementation
+// alike, not on the ones that ran during it. With a base each round runs
+// both trees, which one first alternating.
+func runRounds(o options, dir string) (before, after map[string][]sample, lines string) {
+	args := []string{"test", "-run=^$", "-bench=" + o.filter, "-benchtime=" + o.benchtime, "-count=1", "-json", "-timeout=0", "."}
+	after, before = map[string][]sample{}, map[string][]sample{}
+	var text strings.Builder
+	for round := 1; round <= o.count; round++ {
 		trees := []string{dir}
-		if *base != "" {
-			trees = []string{*base, dir}
+		if o.base != "" {
+			trees = []string{o.base, dir}
 			if round%2 == 0 {
-				trees = []string{dir, *base}
+				trees = []string{dir, o.base}
 			}
 		}
 		for _, tree := range trees {
-			fmt.Fprintf(os.Stderr, "benchtable: round %d of %d in %s: go %s\n", round, *count, tree, strings.Join(args, " "))
-			ss, text := run(tree, args)
+			fmt.Fprintf(os.Stderr, "benchtable: round %d of %d in %s: go %s\n", round, o.count, tree, strings.Join(args, " "))
+			ss, out := run(tree, args)
 			into := after
-			if tree == *base {
+			if tree == o.base {
 				into = before
-				lines.WriteString("# base " + *base + "\n")
+				text.WriteString("# base " + o.base + "\n")
 			}
 			for name, s := range ss {
 				into[name] = append(into[name], s...)
 			}
-			lines.WriteString(text)
+			text.WriteString(out)
 		}
 	}
-	end := time.Now().UTC()
-	if *raw != "" {
-		if err := os.WriteFile(*raw, []byte(lines.String()), 0o644); err != nil {
-			fail("%v", err)
-		}
-	}
-	h := header{start: start, end: end, load: load, count: *count, benchtime: *benchtime, base: *base}
+	return before, after, text.String()
+}
+
+// writeOutput prints to standard output the comparison of before and
+// after when there is a base, else the report on after with the
+// correctness matrix, and then writes its chart (-svg).
+func writeOutput(o options, before, after map[string][]sample, matrix []bench.Verdict, h header) {
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	if *base != "" {
+	if o.base != "" {
 		compare(w, summarizeAll(before), summarizeAll(after), h)
 		return
 	}
 	st := summarizeAll(after)
 	report(w, st, matrix, h)
-	writeChart(*svg, st)
+	writeChart(o.svg, st)
 }
 
 // writeChart writes the chart of st to the file path, if one is given.
@@ -191,6 +239,7 @@ func writeChart(path string, st map[string]stats) {
 	}
 }
 
+// fail says what went wrong on standard error and exits with status 1.
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "benchtable: "+format+"\n", args...)
 	os.Exit(1)
