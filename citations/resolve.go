@@ -509,59 +509,91 @@ func cmpTarget(a, b *Resolved) int {
 	return cmpInt(la.EndLine, lb.EndLine)
 }
 
-// target evaluates c's locator on the cited part p, setting Target or Err.
+// target evaluates c's locator on the cited part p, setting Target or Err:
+// on a text part, on a data part that holds valid JSON (a line range on
+// its string, its whole value, or the value a pointer designates), and
+// ErrNotDataPart on any other part.
 func (r *Resolver) target(c *Resolved, p *parser.Part, info *partInfo) {
-	loc := &c.Locator
 	switch p.Kind {
 	case parser.PartText:
-		switch {
-		case loc.Kind == LocatorPointer:
-			c.Err = ErrNotDataPart
-		case loc.Kind == LocatorLines:
-			r.indexedLines(c, p.Text, info)
-		default:
-			c.Target, c.TargetKind = p.Text, ValueText
-		}
+		r.textTarget(c, p.Text, info)
 		return
 	case parser.PartData:
 	default:
 		c.Err = ErrNotDataPart
 		return
 	}
-	if info.state == dataUnchecked {
-		info.state = dataInvalid
-		if jsonx.Valid(p.Data) {
-			info.state = dataValid
-		}
-	}
-	if info.state == dataInvalid {
+	if !info.validData(p.Data) {
 		c.Err = ErrInvalidData
 		return
 	}
 	whole := jsonx.Trim(p.Data) // valid JSON: exactly the value
-	switch loc.Kind {
+	switch c.Locator.Kind {
 	case LocatorLines:
-		if info.state == dataValid {
-			info.state = dataNotString
-			if jsonx.KindOf(whole[0]) == jsonx.KindString {
-				s, ok := stringValue(whole, &r.strs)
-				if !ok {
-					c.Err = ErrInvalidData
-					return
-				}
-				info.state, info.str = dataString, s
-			}
-		}
-		if info.state != dataString {
-			c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
-			return
-		}
-		r.indexedLines(c, info.str, info)
-		return
+		r.dataLines(c, whole, info)
 	case LocatorNone:
 		c.Target, c.TargetKind, c.TargetOffset = whole, valueKind(jsonx.KindOf(whole[0])), leadingSpace(p.Data, whole)
+	default:
+		r.pointerTarget(c, p.Data, whole, info)
+	}
+}
+
+// textTarget evaluates c's locator on text, a text part's (info): a line
+// range designates its lines, no locator the whole text, and a pointer is
+// ErrNotDataPart.
+func (r *Resolver) textTarget(c *Resolved, text []byte, info *partInfo) {
+	switch c.Locator.Kind {
+	case LocatorPointer:
+		c.Err = ErrNotDataPart
+	case LocatorLines:
+		r.indexedLines(c, text, info)
+	default:
+		c.Target, c.TargetKind = text, ValueText
+	}
+}
+
+// validData reports whether data, the part's, is valid JSON. It reads data
+// the first time only, and records the answer in the part's state.
+func (info *partInfo) validData(data []byte) bool {
+	if info.state == dataUnchecked {
+		info.state = dataInvalid
+		if jsonx.Valid(data) {
+			info.state = dataValid
+		}
+	}
+	return info.state != dataInvalid
+}
+
+// dataLines evaluates c's line range on whole, the trimmed value of a valid
+// data part (info): the value must be a JSON string (ErrNotText
+// otherwise), decoded into info.str the first time a line range cites the
+// part; ErrInvalidData when it does not decode.
+func (r *Resolver) dataLines(c *Resolved, whole []byte, info *partInfo) {
+	if info.state == dataValid {
+		info.state = dataNotString
+		if jsonx.KindOf(whole[0]) == jsonx.KindString {
+			s, ok := stringValue(whole, &r.strs)
+			if !ok {
+				c.Err = ErrInvalidData
+				return
+			}
+			info.state, info.str = dataString, s
+		}
+	}
+	if info.state != dataString {
+		c.Err = &LocateError{Pointer: string(c.Locator.AppendText(nil)), Token: -1, Err: ErrNotText}
 		return
 	}
+	r.indexedLines(c, info.str, info)
+}
+
+// pointerTarget evaluates c's pointer on data, a valid data part (info)
+// whose trimmed value is whole: the value it designates, or with a line
+// range the lines of that value, which must be a JSON string. The bytes
+// the pointer reads count towards MaxScan; a pointer that designates
+// nothing sets a LocateError.
+func (r *Resolver) pointerTarget(c *Resolved, data, whole []byte, info *partInfo) {
+	loc := &c.Locator
 	var (
 		raw        []byte
 		off, token int
@@ -570,10 +602,10 @@ func (r *Resolver) target(c *Resolved, p *parser.Part, info *partInfo) {
 	)
 	if len(loc.Pointer) == 0 || string(loc.Pointer) == "#" {
 		// The whole data, as no locator designates it: nothing to read.
-		raw, off, kind, code = whole, leadingSpace(p.Data, whole), jsonx.KindOf(whole[0]), jsonx.PointerOK
+		raw, off, kind, code = whole, leadingSpace(data, whole), jsonx.KindOf(whole[0]), jsonx.PointerOK
 	} else {
 		read := r.index.Read
-		raw, off, kind, token, code = r.index.Eval(p.Data, &info.root, loc.Pointer)
+		raw, off, kind, token, code = r.index.Eval(data, &info.root, loc.Pointer)
 		r.scanned += r.index.Read - read
 	}
 	if code != jsonx.PointerOK {
@@ -581,19 +613,26 @@ func (r *Resolver) target(c *Resolved, p *parser.Part, info *partInfo) {
 		return
 	}
 	if loc.Kind == LocatorPointer && loc.StartLine > 0 {
-		if kind != jsonx.KindString {
-			c.Err = &LocateError{Pointer: string(loc.AppendText(nil)), Token: -1, Err: ErrNotText}
-			return
-		}
-		s, ok := stringValue(raw, &r.strs)
-		if !ok {
-			c.Err = ErrInvalidData
-			return
-		}
-		r.lines(c, s)
+		r.stringLines(c, raw, kind)
 		return
 	}
 	c.Target, c.TargetOffset, c.TargetKind = raw, off, valueKind(kind)
+}
+
+// stringLines evaluates c's line range on raw, the JSON value of the kind
+// c's pointer designates: ErrNotText when it is not a string,
+// ErrInvalidData when it does not decode.
+func (r *Resolver) stringLines(c *Resolved, raw []byte, kind jsonx.Kind) {
+	if kind != jsonx.KindString {
+		c.Err = &LocateError{Pointer: string(c.Locator.AppendText(nil)), Token: -1, Err: ErrNotText}
+		return
+	}
+	s, ok := stringValue(raw, &r.strs)
+	if !ok {
+		c.Err = ErrInvalidData
+		return
+	}
+	r.lines(c, s)
 }
 
 // leadingSpace returns the offset of whole, the trimmed value of data, in
