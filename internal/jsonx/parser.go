@@ -470,24 +470,17 @@ func (p *Parser) setKey(idx, start, end int, esc bool) {
 //
 // It scans a word at a time, which suits keys, ids, deltas and texts dense
 // with escapes; once a word loop has gone longRun bytes without meeting a
-// special byte, the run is long, and it goes on with the vectorised
-// bytes.IndexByte: the closing quote is searched once (again only after an
-// escape consumed it, \"), then the next backslash before it; the bytes
-// are checked for control characters a window ahead (ctrlAhead), not run
-// by run, so that a text with an escape every line pays one check per
-// window. Every byte is searched once either way. With unescape set, a
-// string that has gone longRun bytes is long whatever its runs, and it
-// goes on in stringUnescape at its first escape past the word loop.
+// special byte, the run is long, and it goes on in scanLong, a run at a
+// time. Every byte is searched once either way. With unescape set, a
+// string that has gone longRun bytes is long whatever its runs, and
+// scanLong hands it to stringUnescape at its first escape.
 func (p *Parser) string(i int, unescape bool) (int, bool) {
-	const longRun = 64
-	open := i
 	d := p.data
 	base := unsafe.Pointer(unsafe.SliceData(d))
-	esc := false
-	q := -1  // the next quote at or after i, once searched
-	cc := -1 // d[i:cc] holds no control character (ctrlAhead)
-	// lastEsc and lastEnd delimit the last escape checked.
-	lastEsc, lastEnd := -1, -1
+	// Set field by field: a composite literal is built on the stack and
+	// copied, which stalls on store forwarding (as in grow).
+	var s strScan
+	s.open, s.q, s.cc, s.lastEsc, s.lastEnd, s.unescape = i, -1, -1, -1, -1, unescape
 	i++
 	for {
 		// Eight bytes at a time: a byte of the word is below 0x20, a quote
@@ -497,44 +490,18 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 		// lets the load skip the bounds checks that cost a third of the
 		// loop.
 		limit := i + longRun
-		if unescape {
+		if s.unescape {
 			// Unescaping, the string is long once it has gone longRun
 			// bytes, escapes or not: texts dense with escapes are then
 			// read once instead of checked and unescaped in turn.
-			limit = min(limit, open+1+longRun)
+			limit = min(limit, s.open+1+longRun)
 		}
 		for i+8 <= len(d) {
 			if i >= limit {
-				// A long run: up to the next backslash or the quote.
-				if q < i {
-					k := bytes.IndexByte(d[i:], '"')
-					if k < 0 {
-						return p.stringTail(i, esc)
-					}
-					q = i + k
+				var done bool
+				if i, done = p.scanLong(&s, i); done {
+					return i, s.esc
 				}
-				end := q
-				if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
-					end = i + k
-				}
-				if cc = ctrlAhead(d, i, end, q, cc); cc < end {
-					return p.fail(cc), esc
-				}
-				if unescape && end < q {
-					if !p.placing || p.placeHere() {
-						// Unescaping starts at this backslash, or at the
-						// escape just before it: the two may be the halves
-						// of a surrogate pair.
-						from := end
-						if lastEnd == end {
-							from = lastEsc
-						}
-						return p.stringUnescape(open, from, q, cc)
-					}
-					// ParseInPlace leaves it as it is: checked only.
-					unescape = false
-				}
-				i = end
 				break
 			}
 			x := load64((*[8]byte)(unsafe.Add(base, i)))
@@ -552,14 +519,13 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 		for ; i < len(d); i++ {
 			c := d[i]
 			if c == '"' {
-				return i + 1, esc
+				return i + 1, s.esc
 			}
 			if c < 0x20 {
-				return p.fail(i), esc
+				return p.fail(i), s.esc
 			}
 			if c == '\\' {
-				esc = true
-				lastEsc = i
+				s.esc, s.lastEsc = true, i
 				if len(p.escs) < p.escMax {
 					if len(p.escs) == cap(p.escs) {
 						// Doubled: append grows a large slice by a
@@ -571,16 +537,85 @@ func (p *Parser) string(i int, unescape bool) (int, bool) {
 					p.escsFull = true
 				}
 				if i = p.escape(i); p.bad >= 0 {
-					return i, esc
+					return i, s.esc
 				}
-				lastEnd = i
+				s.lastEnd = i
 				break
 			}
 		}
 		if i >= len(d) {
-			return p.fail(len(d)), esc
+			return p.fail(len(d)), s.esc
 		}
 	}
+}
+
+// longRun is how many bytes string's word loop goes without a special
+// byte before it takes the run as long.
+const longRun = 64
+
+// strScan is what string knows of the string it scans beyond its
+// position, shared with scanLong.
+type strScan struct {
+	// open is the position of the opening quote.
+	open int
+	// q is the position of the next quote at or after the scan, once
+	// searched; -1 before. It is searched again only after an escape
+	// consumed it (\").
+	q int
+	// cc is how far ahead the bytes hold no control character: d[i:cc]
+	// (ctrlAhead).
+	cc int
+	// lastEsc and lastEnd delimit the last escape checked, -1 before.
+	lastEsc, lastEnd int
+	// esc tells that an escape was met.
+	esc bool
+	// unescape tells that the string is to be unescaped as it is checked
+	// once it is long (ParseText, ParseInPlace).
+	unescape bool
+}
+
+// scanLong goes on with the string s at i after a long run, a run at a
+// time with the vectorised bytes.IndexByte: it finds the closing quote
+// (s.q) and the next backslash before it, and checks the bytes up to there
+// for control characters a window ahead (ctrlAhead), not run by run, so
+// that a text with an escape every line pays one check per window. It
+// returns the position of that backslash or quote, for string's byte loop;
+// or, done set, what string returns: the position of a failure (a control
+// character; no closing quote, found by stringTail), or, when s.unescape
+// is set and a backslash comes first, the end of the string that
+// stringUnescape unescaped from there.
+func (p *Parser) scanLong(s *strScan, i int) (next int, done bool) {
+	d := p.data
+	if s.q < i {
+		k := bytes.IndexByte(d[i:], '"')
+		if k < 0 {
+			next, s.esc = p.stringTail(i, s.esc)
+			return next, true
+		}
+		s.q = i + k
+	}
+	end := s.q
+	if k := bytes.IndexByte(d[i:s.q], '\\'); k >= 0 {
+		end = i + k
+	}
+	if s.cc = ctrlAhead(d, i, end, s.q, s.cc); s.cc < end {
+		return p.fail(s.cc), true
+	}
+	if s.unescape && end < s.q {
+		if !p.placing || p.placeHere() {
+			// Unescaping starts at this backslash, or at the escape just
+			// before it: the two may be the halves of a surrogate pair.
+			from := end
+			if s.lastEnd == end {
+				from = s.lastEsc
+			}
+			next, s.esc = p.stringUnescape(s.open, from, s.q, s.cc)
+			return next, true
+		}
+		// ParseInPlace leaves it as it is: checked only.
+		s.unescape = false
+	}
+	return end, false
 }
 
 const (
