@@ -297,79 +297,105 @@ func (d *Decoder) decode(data []byte, kind docKind) (*Event, error) {
 }
 
 // envelope decodes the root object: a REST stream response or error
-// document, a JSON-RPC response, or (kind docTask) a bare task.
+// document, a JSON-RPC response, or (kind docTask) a bare task. The
+// binding is JSON-RPC when the root has a jsonrpc or a result member, or
+// both an id and an error; REST otherwise.
 func (d *Decoder) envelope(root jsonx.Value, pos int, kind docKind) error {
 	fs := d.p.RootFields()
-	var jsonrpc, id, result, errf, kindf *jsonx.Field
+	var ef envFields
 	for i := range fs {
 		f := &fs[i]
 		switch string(f.Key) {
 		case "jsonrpc":
-			jsonrpc = f
+			ef.jsonrpc = f
 		case "id":
-			id = f
+			ef.id = f
 		case "result":
-			result = f
+			ef.result = f
 		case "error":
-			errf = f
+			ef.err = f
 		case "kind":
-			kindf = f
+			ef.kind = f
 		}
 	}
-	if jsonrpc != nil || result != nil || (id != nil && errf != nil) {
+	if ef.jsonrpc != nil || ef.result != nil || (ef.id != nil && ef.err != nil) {
 		d.ev.Binding = BindingJSONRPC
-		if jsonrpc != nil {
-			d.enter(jsonrpc.Key)
-			v, err := d.str(jsonrpc)
-			if err != nil {
-				return err
-			}
-			if string(v) != "2.0" {
-				return d.fail(jsonrpc.Pos, ErrFieldValue)
-			}
-			d.leave()
-		}
-		if id != nil {
-			if err := d.rpcID(id); err != nil {
-				return err
-			}
-		}
-		switch {
-		case result != nil && errf != nil:
-			return d.fail(max(result.Pos, errf.Pos), ErrTwoPayloads)
-		case errf != nil:
-			return d.apiError(errf)
-		case result == nil:
-			return d.fail(pos, ErrNoPayload)
-		}
-		d.enter(result.Key)
-		if d.kindOf(result) != '{' {
-			return d.typeErr(result)
-		}
-		if kind == docTask {
-			d.ev.Kind = KindTask
-			return d.task(result.Value, &d.ev.Task)
-		}
-		if kind == docError {
-			return d.fail(pos, ErrNoPayload)
-		}
-		start := len(d.fields)
-		d.fields = d.p.AppendFields(d.fields, result.Value)
-		defer d.popFields(start)
-		return d.streamResponse(d.fields[start:], result.Pos)
+		return d.rpcEnvelope(&ef, pos, kind)
 	}
-
 	d.ev.Binding = BindingREST
-	if kindf != nil {
-		return d.fail(kindf.Pos, ErrLegacyShape)
+	return d.restEnvelope(root, fs, &ef, pos, kind)
+}
+
+// envFields are the members of a root object that envelope reads, nil
+// when absent: JSON-RPC's jsonrpc, id, result and error (also REST's
+// error document), and kind, which only the legacy shape has.
+type envFields struct {
+	jsonrpc, id, result, err, kind *jsonx.Field
+}
+
+// rpcEnvelope decodes a JSON-RPC response whose root object, at pos, has
+// the members ef: jsonrpc must be "2.0" when present, and there is exactly
+// one of result and error. The result is a stream response, or, for kind
+// docTask, a task; kind docError wants an error.
+func (d *Decoder) rpcEnvelope(ef *envFields, pos int, kind docKind) error {
+	if ef.jsonrpc != nil {
+		d.enter(ef.jsonrpc.Key)
+		v, err := d.str(ef.jsonrpc)
+		if err != nil {
+			return err
+		}
+		if string(v) != "2.0" {
+			return d.fail(ef.jsonrpc.Pos, ErrFieldValue)
+		}
+		d.leave()
 	}
-	if errf != nil {
+	if ef.id != nil {
+		if err := d.rpcID(ef.id); err != nil {
+			return err
+		}
+	}
+	result := ef.result
+	switch {
+	case result != nil && ef.err != nil:
+		return d.fail(max(result.Pos, ef.err.Pos), ErrTwoPayloads)
+	case ef.err != nil:
+		return d.apiError(ef.err)
+	case result == nil:
+		return d.fail(pos, ErrNoPayload)
+	}
+	d.enter(result.Key)
+	if d.kindOf(result) != '{' {
+		return d.typeErr(result)
+	}
+	if kind == docTask {
+		d.ev.Kind = KindTask
+		return d.task(result.Value, &d.ev.Task)
+	}
+	if kind == docError {
+		return d.fail(pos, ErrNoPayload)
+	}
+	start := len(d.fields)
+	d.fields = d.p.AppendFields(d.fields, result.Value)
+	defer d.popFields(start)
+	return d.streamResponse(d.fields[start:], result.Pos)
+}
+
+// restEnvelope decodes a REST document, the root object at pos with the
+// members fs, ef among them: an error document when it has an error
+// member and no payload beside it, else a stream response, or, for kind
+// docTask, a task; kind docError wants an error. A kind member is the
+// legacy shape.
+func (d *Decoder) restEnvelope(root jsonx.Value, fs []jsonx.Field, ef *envFields, pos int, kind docKind) error {
+	if ef.kind != nil {
+		return d.fail(ef.kind.Pos, ErrLegacyShape)
+	}
+	if ef.err != nil {
 		for i := range fs {
 			if payloadKind(fs[i].Key) != 0 {
-				return d.fail(max(errf.Pos, fs[i].Pos), ErrTwoPayloads)
+				return d.fail(max(ef.err.Pos, fs[i].Pos), ErrTwoPayloads)
 			}
 		}
-		return d.apiError(errf)
+		return d.apiError(ef.err)
 	}
 	switch kind {
 	case docTask:
