@@ -70,13 +70,9 @@ func (x *Index) Reset(keep int) {
 // did not pass Valid Eval never panics, but may report PointerBadDocument
 // where Pointer.Eval finds a target before the damage.
 func (x *Index) Eval(doc []byte, root *int32, ptr []byte) (raw []byte, off int, kind Kind, token int, code PointerCode) {
-	if len(ptr) > 0 && ptr[0] == '#' {
-		var ok bool
-		x.ptr.frag, token, ok = appendPercentDecoded(x.ptr.frag[:0], ptr[1:])
-		if !ok {
-			return nil, 0, KindInvalid, token, PointerSyntax
-		}
-		ptr = x.ptr.frag
+	var ok bool
+	if ptr, token, ok = x.ptr.unfragment(ptr); !ok {
+		return nil, 0, KindInvalid, token, PointerSyntax
 	}
 	if len(ptr) == 0 {
 		// The whole document: nothing to index.
@@ -90,20 +86,14 @@ func (x *Index) Eval(doc []byte, root *int32, ptr []byte) (raw []byte, off int, 
 	start, end, at := skipSpace(doc, 0), -1, -1
 	token = 0
 	for i := 1; ; token++ {
-		j := i
-		for j < len(ptr) && ptr[j] != '/' {
-			j++
-		}
-		var ok bool
-		x.ptr.tok, ok = appendTildeDecoded(x.ptr.tok[:0], ptr[i:j])
+		j, ok := x.ptr.nextToken(ptr, i)
 		if !ok {
 			return nil, 0, KindInvalid, token, PointerSyntax
 		}
 		if start >= len(doc) {
 			return nil, 0, KindInvalid, token, PointerBadDocument
 		}
-		k := KindOf(doc[start])
-		switch k {
+		switch KindOf(doc[start]) {
 		case KindObject, KindArray:
 		case KindInvalid:
 			return nil, 0, KindInvalid, token, PointerBadDocument

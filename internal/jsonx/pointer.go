@@ -276,13 +276,9 @@ type Pointer struct {
 // doc should have passed Valid: on other input Eval never panics, but it
 // reads only as far as the target and may find one before the damage.
 func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token int, code PointerCode) {
-	if len(ptr) > 0 && ptr[0] == '#' {
-		var ok bool
-		p.frag, token, ok = appendPercentDecoded(p.frag[:0], ptr[1:])
-		if !ok {
-			return nil, 0, KindInvalid, token, PointerSyntax
-		}
-		ptr = p.frag
+	var ok bool
+	if ptr, token, ok = p.unfragment(ptr); !ok {
+		return nil, 0, KindInvalid, token, PointerSyntax
 	}
 	off = skipSpace(doc, 0)
 	if len(ptr) == 0 {
@@ -297,12 +293,7 @@ func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token i
 	}
 	token = 0
 	for i := 1; ; token++ {
-		j := i
-		for j < len(ptr) && ptr[j] != '/' {
-			j++
-		}
-		var ok bool
-		p.tok, ok = appendTildeDecoded(p.tok[:0], ptr[i:j])
+		j, ok := p.nextToken(ptr, i)
 		if !ok {
 			return nil, 0, KindInvalid, token, PointerSyntax
 		}
@@ -344,6 +335,31 @@ func (p *Pointer) Eval(doc, ptr []byte) (raw []byte, off int, kind Kind, token i
 		}
 		i = j + 1
 	}
+}
+
+// unfragment returns ptr as a JSON Pointer string: ptr itself, or, for
+// its URI fragment form ('#' first), its percent-decoded form, in p.frag.
+// On a bad percent escape ok is false and token is the 0-based index of
+// the reference token that holds it (-1 before the first '/').
+func (p *Pointer) unfragment(ptr []byte) (out []byte, token int, ok bool) {
+	if len(ptr) == 0 || ptr[0] != '#' {
+		return ptr, 0, true
+	}
+	p.frag, token, ok = appendPercentDecoded(p.frag[:0], ptr[1:])
+	return p.frag, token, ok
+}
+
+// nextToken decodes into p.tok, ~0 and ~1 decoded, the reference token of
+// the JSON Pointer string ptr that starts at i (just after its '/'), and
+// returns the position of the '/' that ends it, or len(ptr); ok is false
+// when it holds a '~' that is not ~0 or ~1.
+func (p *Pointer) nextToken(ptr []byte, i int) (end int, ok bool) {
+	end = i
+	for end < len(ptr) && ptr[end] != '/' {
+		end++
+	}
+	p.tok, ok = appendTildeDecoded(p.tok[:0], ptr[i:end])
+	return end, ok
 }
 
 // memberOffset finds the first member of c's object whose decoded key is
