@@ -354,8 +354,11 @@ func (p *Parser) indexed(e0 int, esc bool) {
 }
 
 // container parses the object or array that opens at i, nested depth
-// levels deep, and returns the position after it; its node comes before
-// its members' and is completed after them.
+// levels deep, and returns the position after it. Its node comes before
+// its members' and is completed after them. Strings, most members, are
+// parsed in place rather than through a call to value. During
+// ParseInPlace it sets the step to each member in the path to the value
+// being parsed, for the choice of the strings to unescape.
 func (p *Parser) container(i, depth int) int {
 	d := p.data
 	idx := len(p.nodes)
@@ -364,16 +367,70 @@ func (p *Parser) container(i, depth int) int {
 		nd.start, nd.n, nd.kind = i, 0, d[i]
 	}
 	obj := d[i] == '{'
-	closer := byte(']')
-	if obj {
-		closer = '}'
-	}
+	closer := d[i] + 2 // '}' or ']'
 	i = skipSpace(d, i+1)
 	n := 0
 	if i < len(d) && d[i] == closer {
 		i++
-	} else if i, n = p.members(i, depth, obj); p.bad >= 0 {
-		return i
+	} else {
+		for {
+			keyStart, keyEnd, keyEsc := 0, 0, false
+			if obj {
+				if i >= len(d) || d[i] != '"' {
+					return p.fail(i)
+				}
+				var end int
+				if end, keyEsc = p.string(i, false); p.bad >= 0 {
+					return end
+				}
+				keyStart, keyEnd = i+1, end-1
+				if i = end; i >= len(d) || d[i] != ':' {
+					if i = skipSpace(d, i); i >= len(d) || d[i] != ':' {
+						return p.fail(i)
+					}
+				}
+				i = skipSpace(d, i+1)
+			}
+			if p.placing {
+				st := step{int32(keyStart), int32(keyEnd)}
+				if !obj {
+					st = step{-1, int32(n)}
+				}
+				p.ip.anc = append(p.ip.anc[:depth], st)
+			}
+			member := len(p.nodes)
+			if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
+				e0 := len(p.escs)
+				end, esc := p.string(i, p.unescape)
+				if p.bad < 0 && !p.validate {
+					p.leaf(i, end, '"', esc)
+					p.indexed(e0, esc)
+				}
+				i = end
+			} else {
+				i = p.value(i, depth+1)
+			}
+			if p.bad >= 0 {
+				p.failedIn(obj, keyStart, keyEnd, n)
+				return i
+			}
+			if obj && !p.validate {
+				p.setKey(member, keyStart, keyEnd, keyEsc)
+			}
+			n++
+			if i < len(d) && d[i] == ',' {
+				i = skipSpace(d, i+1)
+				continue
+			}
+			if i = skipSpace(d, i); i < len(d) && d[i] == closer {
+				i++
+				break
+			}
+			if i >= len(d) || d[i] != ',' {
+				return p.fail(i)
+			}
+			i = skipSpace(d, i+1)
+		}
 	}
 	if !p.validate {
 		nd := &p.nodes[idx]
@@ -382,90 +439,18 @@ func (p *Parser) container(i, depth int) int {
 	return i
 }
 
-// members parses the members of the object (obj) or the elements of the
-// array that container opened, nested depth levels deep, from the first at
-// i through the closing bracket, and returns the position after it and
-// their number. During ParseInPlace it sets the step to each member in
-// the path to the value being parsed, for the choice of the strings to
-// unescape. On error it records p.bad and returns it, and adds the step to
-// the member that holds it to p.path as the pass unwinds.
-func (p *Parser) members(i, depth int, obj bool) (int, int) {
-	d := p.data
-	closer := byte(']')
+// failedIn adds to path, as the pass unwinds from an error, the step to
+// the member that holds it: its key data[keyStart:keyEnd] (obj), or
+// element n. A pass that only validates keeps no path.
+func (p *Parser) failedIn(obj bool, keyStart, keyEnd, n int) {
+	if p.validate {
+		return
+	}
+	seg := PathSeg{Index: n}
 	if obj {
-		closer = '}'
+		seg = PathSeg{Key: p.data[keyStart:keyEnd:keyEnd], Index: -1}
 	}
-	for n := 0; ; {
-		var keyStart, keyEnd int
-		var keyEsc bool
-		if obj {
-			if i >= len(d) || d[i] != '"' {
-				return p.fail(i), n
-			}
-			var end int
-			if end, keyEsc = p.string(i, false); p.bad >= 0 {
-				return end, n
-			}
-			keyStart, keyEnd = i+1, end-1
-			if i = end; i < len(d) && d[i] == ':' {
-				i++
-			} else if i = skipSpace(d, i); i < len(d) && d[i] == ':' {
-				i++
-			} else {
-				return p.fail(i), n
-			}
-			i = skipSpace(d, i)
-		}
-		if p.placing {
-			st := step{int32(keyStart), int32(keyEnd)}
-			if !obj {
-				st = step{-1, int32(n)}
-			}
-			p.ip.anc = append(p.ip.anc[:depth], st)
-		}
-		member := len(p.nodes)
-		// Strings, most values here, are parsed in place rather than
-		// through a call to value.
-		if i < len(d) && d[i] == '"' && depth+2 <= MaxDepth {
-			e0 := len(p.escs)
-			end, esc := p.string(i, p.unescape)
-			if p.bad < 0 && !p.validate {
-				p.leaf(i, end, '"', esc)
-				p.indexed(e0, esc)
-			}
-			i = end
-		} else {
-			i = p.value(i, depth+1)
-		}
-		if p.bad >= 0 {
-			if !p.validate {
-				seg := PathSeg{Index: n}
-				if obj {
-					seg = PathSeg{Key: d[keyStart:keyEnd:keyEnd], Index: -1}
-				}
-				p.path = append(p.path, seg)
-			}
-			return i, n
-		}
-		if obj && !p.validate {
-			p.setKey(member, keyStart, keyEnd, keyEsc)
-		}
-		n++
-		if i < len(d) && d[i] == ',' {
-			i = skipSpace(d, i+1)
-			continue
-		}
-		if i = skipSpace(d, i); i >= len(d) {
-			return p.fail(i), n
-		}
-		if d[i] == closer {
-			return i + 1, n
-		}
-		if d[i] != ',' {
-			return p.fail(i), n
-		}
-		i = skipSpace(d, i+1)
-	}
+	p.path = append(p.path, seg)
 }
 
 // setKey records the key of the member whose node is at idx: its raw
