@@ -21,6 +21,9 @@ const (
 	// half, not by doubling, so that the buffer for one large event ends
 	// at most 1.5 times its size.
 	slowGrowth = 1 << 20
+	// compactFrom is how many released bytes make it worth dropping them
+	// before a read even when the buffer has room (see needsRoom).
+	compactFrom = 16 << 10
 )
 
 // input holds the bytes written and not yet released. Invariants:
@@ -47,8 +50,23 @@ type input struct {
 	cur   int
 }
 
-// reserve makes room for n more bytes after len(buf). It drops the
-// released bytes when that copies no more than it frees, and otherwise
+// needsRoom reports whether a write of n bytes should go through
+// reserve: when buf lacks room for them, and when at least compactFrom
+// bytes are released and the retained ones are at most an eighth of them.
+// Dropping the released bytes then, before the write, copies little (at
+// most an eighth of the input in all) and keeps the writes within the same
+// first bytes of buf, which stay in the processor's cache; left for when
+// room runs out, the same drop would copy nearly a whole large event (0.8
+// of the input with events of 256 KiB read in 4 KiB reads), and the writes
+// would cycle through all of buf.
+func (in *input) needsRoom(n int) bool {
+	return cap(in.buf)-len(in.buf) < n ||
+		in.start >= compactFrom && len(in.buf)-in.start <= in.start>>3
+}
+
+// reserve makes room for n more bytes after len(buf), when needsRoom
+// says so. It drops the released bytes when that copies no more than it
+// frees (always the case of a call for few retained bytes), and otherwise
 // moves the retained bytes to a larger buffer: doubled up to 1 MiB, then
 // grown by half, never beyond the retained bytes plus n or max plus n,
 // whichever is larger. A large buffer (past idleBufferSize) comes from the
@@ -56,7 +74,7 @@ type input struct {
 // The last event ID, and the last Frame's ID, are copied out first.
 func (lx *Lexer) reserve(n int) {
 	in := &lx.in
-	if cap(in.buf)-len(in.buf) >= n {
+	if !in.needsRoom(n) {
 		return
 	}
 	lx.id.copyOut(in.buf, &lx.frame)

@@ -42,3 +42,8 @@ func (lx *Lexer) Searched() (line, lf, cr int64) {
 
 // Plant overwrites the buffered byte at stream offset off with c.
 func (lx *Lexer) Plant(off int64, c byte) { lx.in.buf[off-lx.in.base] = c }
+
+// BufferAt returns where the input buffer is: the stream offset of its
+// first byte and its capacity. A change in either means that the bytes
+// retained moved: dropped released bytes, or a new buffer.
+func (lx *Lexer) BufferAt() (base int64, size int) { return lx.in.base, cap(lx.in.buf) }

@@ -157,7 +157,7 @@ func (lx *Lexer) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if cap(lx.in.buf)-len(lx.in.buf) < len(p) {
+	if lx.in.needsRoom(len(p)) {
 		lx.reserve(len(p))
 	}
 	lx.in.buf = append(lx.in.buf, p...)
@@ -217,7 +217,7 @@ func (lx *Lexer) fill(r io.Reader, size int, line bool) (int, error) {
 		return 0, err
 	}
 	size = max(size, 1)
-	if cap(lx.in.buf)-len(lx.in.buf) < size {
+	if lx.in.needsRoom(size) {
 		lx.reserve(size)
 	}
 	in := &lx.in
