@@ -13,12 +13,25 @@
 	VPMOVMSKB Y3, AX; \
 	VPMOVMSKB Y6, DX
 
+// special holds, for VPSHUFB, the byte whose low four bits index it
+// among NUL, LF and CR, and 0xFF for every other index (in both 128-bit
+// lanes): a byte x is one of the three exactly when the table's byte at
+// x's low four bits is x (a byte with its high bit set gets 0 from VPSHUFB,
+// and is not 0; 0xFF is no byte below 0x80).
+DATA special<>+0(SB)/8, $0xffffffffffffff00
+DATA special<>+8(SB)/8, $0xffff0dffff0affff
+DATA special<>+16(SB)/8, $0xffffffffffffff00
+DATA special<>+24(SB)/8, $0xffff0dffff0affff
+GLOBL special<>(SB), RODATA|NOPTR, $32
+
 // func indexLineEnd(b []byte) (i int, nul bool)
 //
 // The index of the first LF or CR of b, or -1, and whether a NUL comes
 // before it (in all of b when there is none), with AVX2 (callers check
 // hasAVX2 first): 64 bytes a step, then 32, the three bytes compared in
-// the same step.
+// the same step. The 64-byte steps look for the three at once with one
+// lookup (special) and one compare a 32-byte half, and tell them apart
+// only in a step that holds one.
 TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
@@ -30,6 +43,7 @@ TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	VPBROADCASTB X1, Y1
 	VPXOR Y5, Y5, Y5
 	VPXOR Y12, Y12, Y12
+	VMOVDQU special<>(SB), Y13
 	XORL R11, R11
 	MOVQ SI, DI
 	CMPQ BX, $32
@@ -38,12 +52,29 @@ TEXT ·indexLineEnd(SB), NOSPLIT, $0-33
 	JB   tail
 	LEAQ -64(SI)(BX*1), R9
 
-	// 64 bytes a step: Y12 gathers the NULs of the steps without a
-	// line end.
+	// 64 bytes a step: Y3 and Y7 get the NULs, LFs and CRs of each
+	// half (special); a step with one of them goes to hit64.
 	PCALIGN $32
 loop64:
 	VMOVDQU   (DI), Y2
 	VMOVDQU   32(DI), Y6
+	VPSHUFB   Y2, Y13, Y3
+	VPSHUFB   Y6, Y13, Y7
+	VPCMPEQB  Y2, Y3, Y3
+	VPCMPEQB  Y6, Y7, Y7
+	VPOR      Y3, Y7, Y9
+	VPTEST    Y9, Y9
+	JNZ       hit64
+next64:
+	ADDQ      $64, DI
+	CMPQ      DI, R9
+	JBE       loop64
+	JMP       tail
+
+hit64:
+	// The 64 bytes at DI hold a NUL, an LF or a CR: a line end goes
+	// to found64; NULs alone are gathered in Y12, and the search goes
+	// on.
 	VPCMPEQB  Y0, Y2, Y3
 	VPCMPEQB  Y1, Y2, Y4
 	VPOR      Y3, Y4, Y3
@@ -57,9 +88,7 @@ loop64:
 	VPCMPEQB  Y5, Y6, Y11
 	VPOR      Y10, Y11, Y10
 	VPOR      Y10, Y12, Y12
-	ADDQ      $64, DI
-	CMPQ      DI, R9
-	JBE       loop64
+	JMP       next64
 
 tail:
 	// Fewer than 64 bytes from DI: 32 a step, then a last step that

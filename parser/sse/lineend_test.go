@@ -12,11 +12,19 @@ import (
 
 // TestIndexLineEnd checks the search for the first LF or CR against a byte
 // loop, at every length up to 300 and every alignment of the first byte
-// within 32, with the line ends anywhere (AVX2 on amd64, where the
-// processor has it; the byte loop elsewhere).
+// within 32, with the line ends and NULs anywhere, among bytes that share
+// their low four bits (which the AVX2 search looks up) and bytes with the
+// high bit set (AVX2 on amd64, where the processor has it; the byte loop
+// elsewhere).
 func TestIndexLineEnd(t *testing.T) {
 	if !hasAVX2 {
 		t.Log("no AVX2: indexLineEnd is the byte loop, which the Lexer does not call")
+	}
+	var alike []byte
+	for c := range 256 {
+		if low := c & 15; c != 0 && c != '\n' && c != '\r' && (low == 0 || low == '\n' || low == '\r') {
+			alike = append(alike, byte(c))
+		}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	buf := make([]byte, 300+32)
@@ -29,6 +37,10 @@ func TestIndexLineEnd(t *testing.T) {
 					buf[i] = "\r\n"[r.IntN(2)]
 				case 1:
 					buf[i] = 0
+				case 2, 3, 4, 5, 6, 7, 8, 9:
+					buf[i] = alike[r.IntN(len(alike))]
+				case 10, 11:
+					buf[i] = byte(0x80 + r.IntN(128))
 				}
 			}
 			b := buf[off : off+n]
