@@ -72,20 +72,17 @@ next64:
 	JMP       tail
 
 hit64:
-	// The 64 bytes at DI hold a NUL, an LF or a CR: a line end goes
-	// to found64; NULs alone are gathered in Y12, and the search goes
-	// on.
-	VPCMPEQB  Y0, Y2, Y3
-	VPCMPEQB  Y1, Y2, Y4
-	VPOR      Y3, Y4, Y3
-	VPCMPEQB  Y0, Y6, Y7
-	VPCMPEQB  Y1, Y6, Y8
-	VPOR      Y7, Y8, Y7
+	// The 64 bytes at DI hold a NUL, an LF or a CR: Y10 and Y11 get
+	// the NULs of each half, and Y3 and Y7 keep the line ends only. A
+	// line end goes to found64; NULs alone are gathered in Y12, and
+	// the search goes on.
+	VPCMPEQB  Y5, Y2, Y10
+	VPCMPEQB  Y5, Y6, Y11
+	VPANDN    Y3, Y10, Y3
+	VPANDN    Y7, Y11, Y7
 	VPOR      Y3, Y7, Y9
 	VPTEST    Y9, Y9
 	JNZ       found64
-	VPCMPEQB  Y5, Y2, Y10
-	VPCMPEQB  Y5, Y6, Y11
 	VPOR      Y10, Y11, Y10
 	VPOR      Y10, Y12, Y12
 	JMP       next64
@@ -119,15 +116,13 @@ last:
 found64:
 	// The line end is in the 64 bytes at DI: in their first half, or
 	// in the second after the first half's NULs.
-	VPCMPEQB  Y5, Y2, Y10
 	VPMOVMSKB Y3, AX
 	VPMOVMSKB Y10, DX
 	TESTL     AX, AX
 	JNZ       found
 	VPOR      Y10, Y12, Y12
-	VPCMPEQB  Y5, Y6, Y10
 	VPMOVMSKB Y7, AX
-	VPMOVMSKB Y10, DX
+	VPMOVMSKB Y11, DX
 	ADDQ      $32, DI
 	JMP       found
 
