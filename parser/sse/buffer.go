@@ -1,8 +1,9 @@
 package sse
 
 // This file is the Lexer's input buffer: its invariants, how it grows
-// (reserve), how a large one goes back to the pool when idle (release),
-// and how the indices into it move when its released bytes are dropped
+// (reserve), how the room a read fills deep in a large one is prefetched
+// (warm), how a large one goes back to the pool when idle (release), and
+// how the indices into it move when its released bytes are dropped
 // (shift).
 
 import "github.com/a2astream/a2astream/internal/budget"
@@ -24,6 +25,14 @@ const (
 	// compactFrom is how many released bytes make it worth dropping them
 	// before a read even when the buffer has room (see needsRoom).
 	compactFrom = 16 << 10
+	// coldFrom is the offset in buf from which warm prefetches the room a
+	// read fills: past the level 2 cache of most processors (512 KiB to
+	// 2 MiB a core), so that what lies there was written an event ago or
+	// never, and comes from memory.
+	coldFrom = 1 << 20
+	// warmSize is how much of that room warm prefetches at a time: what
+	// a network read, or a reader that gives little at a time, brings.
+	warmSize = 4 << 10
 )
 
 // input holds the bytes written and not yet released. Invariants:
@@ -48,6 +57,8 @@ type input struct {
 	base  int64 // stream offset of buf[0]
 	start int
 	cur   int
+	// warmTo is where warm's last prefetch of the room ended (see cold).
+	warmTo int
 }
 
 // needsRoom reports whether a write of n bytes should go through
@@ -62,6 +73,22 @@ type input struct {
 func (in *input) needsRoom(n int) bool {
 	return cap(in.buf)-len(in.buf) < n ||
 		in.start >= compactFrom && len(in.buf)-in.start <= in.start>>3
+}
+
+// cold reports whether warm should prefetch the room after len(buf)
+// before a read: when it lies past coldFrom in buf (within one event of
+// more than 1 MiB), and past the room warm prefetched last. It is the
+// check, small enough to be inlined in the loop of reads.
+func (in *input) cold() bool { return len(in.buf) >= coldFrom && len(in.buf) >= in.warmTo }
+
+// warm prefetches the first warmSize bytes of room, the bytes after
+// len(buf) that a read is about to fill, when cold: prefetched together,
+// their cache lines come from memory at once, where the read's copy into
+// them would fetch them one after another. One 10 MB event read 4 KiB at
+// a time: about 20% less time (bench/RESULTS.md).
+func (in *input) warm(room []byte) {
+	prefetch(room[:min(len(room), warmSize)])
+	in.warmTo = len(in.buf) + warmSize
 }
 
 // reserve makes room for n more bytes after len(buf), when needsRoom
@@ -152,6 +179,7 @@ func (lx *Lexer) shift(d int) {
 	in.base += int64(d)
 	in.start -= d
 	in.cur -= d
+	in.warmTo -= d
 	lx.search.lfNext -= d
 	lx.search.crNext -= d
 	if lx.ev.active {

@@ -224,6 +224,9 @@ func (lx *Lexer) fill(r io.Reader, size int, line bool) (int, error) {
 	p := in.buf[len(in.buf):min(cap(in.buf), len(in.buf)+size)]
 	total := 0
 	for {
+		if in.cold() {
+			in.warm(p[total:])
+		}
 		n, err := ReadSome(r, p[total:])
 		if n < 0 || n > len(p)-total {
 			return total, ErrInvalidRead

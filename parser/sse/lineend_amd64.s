@@ -219,3 +219,21 @@ TEXT ·cpuHasAVX2(SB), NOSPLIT, $0-1
 no:
 	MOVB $0, ret+0(FP)
 	RET
+
+// func prefetch(p []byte)
+//
+// PREFETCHT0 of every 64 bytes of p, from its first byte on.
+TEXT ·prefetch(SB), NOSPLIT, $0-24
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), BX
+	LEAQ (SI)(BX*1), DI
+
+prefetchLoop:
+	CMPQ       SI, DI
+	JAE        prefetchDone
+	PREFETCHT0 (SI)
+	ADDQ       $64, SI
+	JMP        prefetchLoop
+
+prefetchDone:
+	RET
