@@ -150,9 +150,6 @@ func runMain(t *testing.T, args ...string) string {
 // a "# base" line, up to their "ok" line) it prints the comparison of the
 // two, byte for byte as before.
 func TestMainFrom(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the correctness matrix twice (seconds)")
-	}
 	svg := filepath.Join(t.TempDir(), "chart.svg")
 	got := runMain(t, "-from", runFile, "-svg", svg)
 
