@@ -166,17 +166,22 @@ func (r *Reducer) show(a *Artifact, seq int64, text []byte, at, end int, final b
 		return
 	}
 	if !r.mute {
-		// Field by field, every field: a composite literal would be built
-		// on the stack and copied, which stalls on store forwarding.
-		n := len(r.updates)
-		if n == cap(r.updates) {
-			r.updates = append(r.updates, Update{})
-		} else {
-			r.updates = r.updates[:n+1]
-		}
-		u := &r.updates[n]
-		u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seq, a, text[a.shown-at:end]
-		u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
+		r.textUpdate(a, seq, text[a.shown-at:end])
 	}
 	a.shown = at + end
+}
+
+// textUpdate hands out text, new text of a, in an UpdateText.
+func (r *Reducer) textUpdate(a *Artifact, seq int64, text []byte) {
+	// Field by field, every field: a composite literal would be built on
+	// the stack and copied, which stalls on store forwarding.
+	n := len(r.updates)
+	if n == cap(r.updates) {
+		r.updates = append(r.updates, Update{})
+	} else {
+		r.updates = r.updates[:n+1]
+	}
+	u := &r.updates[n]
+	u.Kind, u.Seq, u.Artifact, u.Text = UpdateText, seq, a, text
+	u.State, u.Message, u.Result, u.Err = 0, nil, nil, nil
 }

@@ -7,8 +7,8 @@ package reconstruct
 //   - events.go: the handler of each event kind, and the artifact
 //     operations (find, append, replace, seal);
 //   - text.go: an artifact's text: the append rule (appendRule), the one
-//     route of a text delta to its leaf (Artifact.extendText), and the
-//     text's growth (pieces, growText, trim);
+//     route of a text delta to its leaf (appendDelta, utf8buf.AppendComplete),
+//     and the text's growth (extendText, pieces, growText, trim);
 //   - live.go: the live updates a typing UI is handed (show) and the
 //     replay rule (follows);
 //   - seam.go: what a Stream calls on its Reducer (streamReducer).
