@@ -143,32 +143,24 @@ func (s *Stream) Next() bool {
 		s.next++
 		return true
 	}
-	if s.cur != nil {
-		s.batch, s.next, s.cur = s.batch[:0], 0, nil
-	}
-	if s.waiting() {
-		return false
-	}
-	for {
-		if s.red.closed() {
-			return false
+	if !s.waiting() {
+		for !s.red.closed() && s.red.Err() == nil {
+			if !s.read() && !s.end() {
+				break
+			}
+			if s.batch = s.red.Pending(); len(s.batch) > 0 {
+				s.cur, s.next = &s.batch[0], 1
+				return true
+			}
 		}
-		if s.red.Err() != nil {
+		if !s.red.closed() && s.red.Err() != nil && s.closed {
 			// The run ended with an error and its UpdateDone was
 			// handed out: the rest of the input is not read.
-			if s.closed {
-				s.red.Finish(0, nil)
-			}
-			return false
-		}
-		if !s.read() && !s.end() {
-			return false
-		}
-		if s.batch = s.red.Pending(); len(s.batch) > 0 {
-			s.cur, s.next = &s.batch[0], 1
-			return true
+			s.red.Finish(0, nil)
 		}
 	}
+	s.batch, s.next, s.cur = s.batch[:0], 0, nil
+	return false
 }
 
 // read lexes, decodes and applies events until one is applied other than
