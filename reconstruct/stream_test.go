@@ -348,3 +348,48 @@ func TestStreamResetMaxEventSize(t *testing.T) {
 		}
 	}
 }
+
+// A narration streamed in thousands of small deltas, which its text
+// outgrows a piece several times over (the delta route keeps it in
+// pieces, each with room for the deltas after it): its live text is its
+// stored text, handed out in whole characters, the same whatever the
+// chunking and as Read stores it, also where a delta ends inside a
+// character (a surrogate pair split between two deltas' escapes).
+func TestLongNarrationLiveText(t *testing.T) {
+	events := []string{task("TASK_STATE_WORKING"), first("a", "Start ")}
+	var want strings.Builder
+	want.WriteString("Start ")
+	for i := 0; want.Len() < 3*reconstruct.PieceMax+1000; i++ {
+		switch i % 5 {
+		case 0:
+			events = append(events, more("a", "dyspnea 血压 "))
+			want.WriteString("dyspnea 血压 ")
+		case 1:
+			// U+1F9B6 as a surrogate pair split between two deltas.
+			events = append(events, moreRaw("a", `foot \ud83e`), moreRaw("a", `\uddb6 `))
+			want.WriteString("foot \U0001F9B6 ")
+		case 2:
+			events = append(events, more("a", "é"))
+			want.WriteString("é")
+		default:
+			events = append(events, more("a", "token "))
+			want.WriteString("token ")
+		}
+	}
+	events = append(events, artifactUpdate("a", true, true, "", text("")), status("TASK_STATE_COMPLETED", "", ""))
+	in := sseStream("n", events...)
+	base := runStream(in, whole, nil)
+	require.NoError(t, base.err)
+	require.Len(t, base.res.Artifacts, 1)
+	assert.Equal(t, want.String(), string(base.res.Artifacts[0].Text()), "stored text")
+	assert.Equal(t, want.String(), base.live["a"], "live text")
+	assert.Empty(t, invalidTexts(base.texts), "live text in whole characters")
+	for _, split := range []splitter{oneByte, randomSplits(4)} {
+		got := runStream(in, split, nil)
+		assert.Empty(t, cmp.Diff(base.res, got.res, cmpResult), "Result differs (-whole +split)")
+		assert.Equal(t, base.texts, got.texts, "updates")
+	}
+	res, err := reconstruct.Read(strings.NewReader(in), nil)
+	require.NoError(t, err)
+	assert.Equal(t, want.String(), string(res.Artifacts[0].Text()), "Read's text")
+}
