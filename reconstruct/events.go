@@ -187,11 +187,17 @@ func (r *Reducer) artifactUpdate(f *sse.Frame, u *parser.ArtifactUpdate) {
 // run bytes: within MaxArtifactSize and MaxRunSize. Otherwise it ends the
 // run.
 func (r *Reducer) fits(f *sse.Frame, grow, run int) bool {
-	if grow <= r.opts.MaxArtifactSize && run <= r.opts.MaxRunSize {
+	if r.within(grow, run) {
 		return true
 	}
 	r.tooLarge(f, grow)
 	return false
+}
+
+// within reports whether an artifact of grow bytes, in a run of run
+// bytes, is within MaxArtifactSize and MaxRunSize.
+func (r *Reducer) within(grow, run int) bool {
+	return grow <= r.opts.MaxArtifactSize && run <= r.opts.MaxRunSize
 }
 
 // room returns the bytes an artifact that fits (fits) with grow bytes, in

@@ -92,3 +92,47 @@ func TestLastEventIDNotApplied(t *testing.T) {
 		})
 	}
 }
+
+// TestLastEventIDAfterRepeat pins the last event id where the run ends or
+// moves on right after a delta that took repeat, which copies no id (the
+// Stream reads it from its lexer's Frame when needed): a delta past
+// MaxArtifactSize ends the run and is the last event applied, as Apply
+// counts it, also in the Result the UpdateDone carries; Resume keeps the
+// id across the lexer's reset, and the new connection's events move it.
+func TestLastEventIDAfterRepeat(t *testing.T) {
+	t.Run("limit", func(t *testing.T) {
+		s := reconstruct.NewStream(&reconstruct.Options{MaxArtifactSize: 40})
+		s.Write([]byte(bigDeltas("a", 100)))
+		var done *reconstruct.Update
+		for s.Next() {
+			if u := s.Update(); u.Kind == reconstruct.UpdateDone {
+				c := *u
+				done = &c
+			}
+		}
+		require.NotNil(t, done, "the limit ends the run")
+		require.ErrorIs(t, done.Err, reconstruct.ErrArtifactTooLarge)
+		require.Equal(t, "a-4", done.Result.LastEventID, "UpdateDone's Result")
+		require.Equal(t, "a-4", string(s.LastEventID()), "Stream.LastEventID")
+	})
+	t.Run("resume", func(t *testing.T) {
+		s := reconstruct.NewStream(nil)
+		s.Write([]byte(bigDeltas("a", 10)))
+		for s.Next() {
+		}
+		require.True(t, reconstruct.Repeatable(s), "the last delta took repeat")
+		require.NoError(t, s.Resume())
+		require.Equal(t, "a-4", string(s.LastEventID()), "after Resume")
+		s.Write([]byte("id: b-1\ndata: " + more("a", "w") + "\n\n"))
+		for s.Next() {
+		}
+		require.Equal(t, "b-1", string(s.LastEventID()), "after the new connection's delta")
+		s.Write([]byte("id: b-2\ndata: " + more("a", "v") + "\n\n"))
+		for s.Next() {
+		}
+		require.True(t, reconstruct.Repeatable(s), "the new connection's second delta took repeat")
+		require.Equal(t, "b-2", string(s.LastEventID()))
+		s.Close()
+		require.Equal(t, "b-2", s.Result().LastEventID)
+	})
+}

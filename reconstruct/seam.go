@@ -21,6 +21,16 @@ import (
 // the Stream may write to the lexer, which moves or reuses its buffer,
 // between any two calls. LastEventID returns the Reducer's own copy.
 //
+// The last event id. Apply copies its frame's id (setID); repeat does not,
+// but for a delta that ends the run: after repeat, the last event id is
+// the ID of the lexer's Frame, which the lexer keeps valid across writes
+// until it returns another frame, and the Stream hands it to setID
+// before any call that reads the Reducer's (Fail, Finish, Result,
+// LastEventID) or lets the lexer drop it (its Resume and Reset). When the
+// frame after it fails to decode, the Stream hands setID the ID it took
+// before the lexer returned that frame: the lexer moves no byte in the
+// call that returns a frame. A delta costs no copy of its id so.
+//
 // Updates. Pending returns the updates of the last call to Apply, repeat
 // (when it returned true), Fail or Finish; their texts are views into the
 // Reducer's own buffers. The slice and its views are valid until the next
@@ -41,6 +51,7 @@ type streamReducer interface {
 
 	Apply(f *sse.Frame, ev *parser.Event) error
 	repeat(f *sse.Frame, ev *parser.Event) bool
+	setID(id []byte)
 	extended() bool
 	Fail(err error)
 	Finish(offset int64, cut error) error

@@ -58,6 +58,11 @@ type Stream struct {
 	// (waiting), unless the bytes buffered pass MaxEventSize (lx.Next then
 	// reports the oversized event) or the input was closed.
 	lines bool
+	// idInFrame reports that the last event id is the ID of the lexer's
+	// Frame, not yet handed to the Reducer: the last event took
+	// Reducer.repeat, which copies none (see streamReducer). syncID hands
+	// it over.
+	idInFrame bool
 }
 
 // NewStream returns a Stream configured by opts; nil opts selects the
@@ -89,7 +94,7 @@ func (s *Stream) Reset(opts *Options) {
 	s.dec.Reset()
 	s.red.Reset(opts)
 	s.batch, s.next, s.cur, s.closed, s.readErr = nil, 0, nil, false, nil
-	s.repeatable, s.lines = false, false
+	s.repeatable, s.lines, s.idInFrame = false, false, false
 	s.sn, s.seen = sniffer{}, false
 }
 
@@ -156,6 +161,7 @@ func (s *Stream) Next() bool {
 		if !s.red.closed() && s.red.Err() != nil && s.closed {
 			// The run ended with an error and its UpdateDone was
 			// handed out: the rest of the input is not read.
+			s.syncID()
 			s.red.Finish(0, nil)
 		}
 	}
@@ -171,12 +177,19 @@ func (s *Stream) Next() bool {
 // delta for the same artifact: repeat applies it without the checks of its
 // envelope.
 func (s *Stream) read() bool {
-	for s.lx.Next() {
+	for {
+		// The last frame's ID, the last event id while idInFrame: the
+		// call to Next that returns the next frame moves no byte.
+		last := s.lx.Frame().ID
+		if !s.lx.Next() {
+			break
+		}
 		f := s.lx.Frame()
 		// The frame's data is the lexer's, which nothing reads after
 		// the event is applied: its texts are unescaped in place.
 		ev, err := s.dec.DecodeInPlace(f)
 		if err == nil && s.repeatable && s.dec.SameEnvelope() && s.red.repeat(f, ev) {
+			s.idInFrame = true
 			// Its one update, if any, is handed out at once.
 			if len(s.red.Pending()) > 0 {
 				return true
@@ -184,16 +197,33 @@ func (s *Stream) read() bool {
 			continue
 		}
 		if err != nil {
+			// The frame is not applied: the last event id stays the
+			// one before it.
+			if s.idInFrame {
+				s.red.setID(last)
+				s.idInFrame = false
+			}
 			s.red.Fail(err)
 			s.repeatable = false
 			return true
 		}
+		s.idInFrame = false // Apply copies f's id
 		s.red.Apply(f, ev)
 		s.repeatable = s.red.extended()
 		return true
 	}
 	s.lines = false
 	return false
+}
+
+// syncID hands the Reducer the last event id when it is the ID of the
+// lexer's Frame (idInFrame), before the Reducer reads its own or the lexer
+// drops the Frame's (Resume, Reset).
+func (s *Stream) syncID() {
+	if s.idInFrame {
+		s.red.setID(s.lx.Frame().ID)
+		s.idInFrame = false
+	}
 }
 
 // waiting reports that Next has nothing to hand out until more input is
@@ -212,6 +242,7 @@ func (s *Stream) end() bool {
 	if err == nil && !s.closed {
 		return false
 	}
+	s.syncID()
 	if err != nil && !isCut(err) {
 		// An oversized event: the run cannot be rebuilt without it.
 		s.red.Fail(err)
@@ -276,6 +307,7 @@ func (s *Stream) CloseWithError(err error) error {
 	// The run is over and the lexer is not read again until Reset: its
 	// buffers go back to the pool now, for the next Stream (Read makes
 	// one for each stream) to take, rather than to the garbage with s.
+	s.syncID()
 	s.lx.Reset(nil)
 	return s.red.Err()
 }
@@ -297,6 +329,7 @@ func (s *Stream) Resume() error {
 		return ErrClosed
 	}
 	s.seen = s.seen || s.lx.Frame().Seq > 0
+	s.syncID()
 	s.lx.Resume() // offsets continue the old connection's
 	s.dec.Reset()
 	s.batch, s.next, s.cur, s.repeatable = nil, 0, nil, false
@@ -311,7 +344,10 @@ func (s *Stream) TaskID() string { return s.red.taskID() }
 // LastEventID returns the SSE id of the last event applied, for a
 // resubscription's Last-Event-ID header. The slice is valid until the next
 // call on s.
-func (s *Stream) LastEventID() []byte { return s.red.LastEventID() }
+func (s *Stream) LastEventID() []byte {
+	s.syncID()
+	return s.red.LastEventID()
+}
 
 // Done reports whether the run has ended (see [Reducer.Done]).
 func (s *Stream) Done() bool { return s.red.Done() }
@@ -329,6 +365,7 @@ func (s *Stream) Result() *Result {
 		// be the only hold on the pieces of a text that Result joins, go.
 		clear(s.batch[:cap(s.batch)])
 	}
+	s.syncID()
 	return s.red.Result()
 }
 

@@ -149,14 +149,23 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 // media type, is in the envelope, and whether the artifact's last part is
 // plain, the delta route leaves as it was. repeat reports whether it
 // applied ev: false when the last event did not take the delta route.
+//
+// Unlike Apply, repeat does not copy f's id as the last event id: the
+// Stream keeps it in its lexer's Frame and hands it to setID before the
+// Reducer reads it (see streamReducer). Only a delta that ends the run,
+// past a size limit, has its id copied here, as Apply would, since the
+// run's end reads it.
 func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 	a := r.delta
 	if a == nil {
 		return false
 	}
 	r.updates = r.updates[:0]
-	r.setID(f.ID)
-	r.appendDelta(f, a, ev.ArtifactUpdate.Artifact.Parts[0].Text)
+	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
+	if !r.within(a.size+len(delta), r.held+len(delta)) {
+		r.setID(f.ID)
+	}
+	r.appendDelta(f, a, delta)
 	return true
 }
 

@@ -31,7 +31,10 @@ type Frame struct {
 	// or Reset (Resume) is called: when the lexer moves or gives up the
 	// bytes it views, it points ID at a copy of its own first. So a caller
 	// may keep the *Frame, and read its ID, until the next frame without a
-	// copy; a copy of the slice itself is valid only as the other views are.
+	// copy. A copy of the slice itself is valid as the other views are, and
+	// through the call to a Lexer's Next that returns the next frame, which
+	// moves no byte: a caller that took it before that call still has the
+	// id of the frame before (reconstruct's Stream, when that frame fails).
 	ID []byte
 	// Retry is the reconnection time in milliseconds from the most recent
 	// valid "retry" field of this frame; meaningful only when HasRetry.

@@ -91,3 +91,50 @@ func TestFrameIDOutlivesWrite(t *testing.T) {
 		require.Equal(t, "c", string(f.ID))
 	})
 }
+
+// TestFrameIDThroughNextFrame shows that a copy of the last Frame's ID
+// slice, taken before the call to Next that returns the next frame, still
+// holds that ID when the call returns: Next moves no byte, whether the ID
+// views the buffer or the copy the Lexer made when a Write moved it, and
+// whether the next frame keeps the ID, brings its own or follows an event
+// without data that changed it. reconstruct's Stream relies on it to give
+// the id of the last event applied when the next one fails to decode.
+func TestFrameIDThroughNextFrame(t *testing.T) {
+	filler := ": " + strings.Repeat("k", 40<<10) + "\n"
+	var in strings.Builder
+	for i := range 60 {
+		switch i % 6 {
+		case 0:
+			in.WriteString("id: a" + strings.Repeat("i", i) + "\ndata: x\n\n")
+		case 1:
+			in.WriteString("data: same id\n\n")
+		case 2:
+			in.WriteString("id: only" + strings.Repeat("o", i) + "\n\ndata: y\n\n")
+		case 3:
+			in.WriteString(filler + "id: b" + strings.Repeat("j", i) + "\ndata: z\n\n")
+		case 4:
+			in.WriteString("id: c\r\ndata: crlf\r\n\r\n")
+		default:
+			in.WriteString("id:\ndata: reset\n\n")
+		}
+	}
+	stream := in.String()
+	for _, size := range []int{1, 7, 4096, len(stream)} {
+		lx := sse.NewLexer(nil)
+		frames := 0
+		for off := 0; off < len(stream); off += size {
+			_, err := lx.Write([]byte(stream[off:min(off+size, len(stream))]))
+			require.NoError(t, err)
+			for {
+				prev := lx.Frame().ID
+				want := string(prev)
+				if !lx.Next() {
+					break
+				}
+				frames++
+				require.Equal(t, want, string(prev), "writes of %d bytes, frame %d: the ID before", size, frames)
+			}
+		}
+		require.Equal(t, 60, frames, "writes of %d bytes", size)
+	}
+}
