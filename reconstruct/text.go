@@ -97,10 +97,11 @@ func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 
 // appendDelta is the delta route: it appends delta, the text of one plain
 // text part, to a, an open artifact whose last part is its only text part
-// (see deltaTarget), as applyArtifact would: within the size limits (fits),
+// (see deltaTarget), as applyArtifact would: within the size limits (within),
 // by the leaf every text delta reaches (utf8buf.AppendComplete), with the
 // new whole characters handed out live. It leaves r.delta at a, or nil
-// when a limit ended the run.
+// when a limit ended the run: delta's frame is then the last event applied
+// (setID, which repeat leaves to the Stream otherwise), as Apply counts it.
 //
 // The usual case, a text with room for delta that is not catching up with
 // the text handed out (r.past), calls the leaf and textUpdate itself: it
@@ -109,7 +110,9 @@ func (r *Reducer) deltaTarget(u *parser.ArtifactUpdate) *Artifact {
 // time on a token stream. Any other delta takes them.
 func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 	grow := a.size + len(delta)
-	if !r.fits(f, grow, r.held+len(delta)) {
+	if !r.within(grow, r.held+len(delta)) {
+		r.setID(f.ID)
+		r.tooLarge(f, grow)
 		r.delta = nil
 		return
 	}
@@ -117,8 +120,8 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 	a.size = grow
 	r.delta = a
 	p := &a.Parts[a.textAt]
-	at := r.pieces.before(a)
 	if len(p.Text)+len(delta) <= cap(p.Text) && r.past.of != a {
+		at := r.pieces.before(a)
 		text, end := utf8buf.AppendComplete(p.Text, delta)
 		p.Text = text
 		if at+end > a.shown {
@@ -153,19 +156,15 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 // Unlike Apply, repeat does not copy f's id as the last event id: the
 // Stream keeps it in its lexer's Frame and hands it to setID before the
 // Reducer reads it (see streamReducer). Only a delta that ends the run,
-// past a size limit, has its id copied here, as Apply would, since the
-// run's end reads it.
+// past a size limit, has its id copied, by appendDelta, since the run's
+// end reads it.
 func (r *Reducer) repeat(f *sse.Frame, ev *parser.Event) bool {
 	a := r.delta
 	if a == nil {
 		return false
 	}
 	r.updates = r.updates[:0]
-	delta := ev.ArtifactUpdate.Artifact.Parts[0].Text
-	if !r.within(a.size+len(delta), r.held+len(delta)) {
-		r.setID(f.ID)
-	}
-	r.appendDelta(f, a, delta)
+	r.appendDelta(f, a, ev.ArtifactUpdate.Artifact.Parts[0].Text)
 	return true
 }
 
@@ -181,10 +180,11 @@ const minTextCap = 512
 // and returns the live text (liveText) and the length of its whole
 // characters.
 //
-// Given in (the delta route, which nothing reads the text behind), a text part that is a's only one, has no room for
-// delta and would grow past pieceMax goes on in a new piece (pieces.add),
-// as does one already in pieces: live is then that piece, and end counts
-// in it. Otherwise the text grows in one buffer (growText).
+// Given in (the delta route, which nothing reads the text behind), a text
+// part that is a's only one, has no room for delta and would grow past
+// pieceMax goes on in a new piece (pieces.add), as does one already in
+// pieces: live is then that piece, and end counts in it. Otherwise the
+// text grows in one buffer (growText).
 func (a *Artifact) extendText(delta []byte, room int, in *pieces) (live []byte, end int) {
 	p := &a.Parts[len(a.Parts)-1]
 	if a.texts == 1 && in != nil && len(p.Text)+len(delta) > cap(p.Text) &&
