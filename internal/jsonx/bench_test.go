@@ -89,3 +89,18 @@ func BenchmarkAppendUnescapedLong(b *testing.B) {
 	}
 	require.Equal(b, -1, bad, "bad escape")
 }
+
+// BenchmarkUnescapeStringToken measures UnescapeString on a token delta's
+// text, as the decoder checks it once per event of a token stream.
+func BenchmarkUnescapeStringToken(b *testing.B) {
+	data := []byte(`{"text":" the quick brown"}`)
+	var dst []byte
+	end, ok := 0, false
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dst, end, _, ok = UnescapeString(dst[:0], data, 8)
+	}
+	require.True(b, ok, "valid string")
+	require.Equal(b, len(data)-1, end, "end of the string")
+}
