@@ -590,31 +590,19 @@ type strScan struct {
 }
 
 // scanLong goes on with the string s at i after a long run, a run at a
-// time with the vectorised bytes.IndexByte: it finds the closing quote
-// (s.q) and the next backslash before it, and checks the bytes up to there
-// for control characters a window ahead (ctrlAhead), not run by run, so
-// that a text with an escape every line pays one check per window. It
-// returns the position of that backslash or quote, for string's byte loop;
-// or, done set, what string returns: the position of a failure (a control
-// character; no closing quote, found by stringTail), or, when s.unescape
-// is set and a backslash comes first, the end of the string that
-// stringUnescape unescaped from there.
+// time (s.run). It returns the position of the backslash or quote that
+// ends the run, for string's byte loop; or, done set, what string returns:
+// the position of a failure (a control character; no closing quote, found
+// by stringTail), or, when s.unescape is set and a backslash comes first,
+// the end of the string that stringUnescape unescaped from there.
 func (p *Parser) scanLong(s *strScan, i int) (next int, done bool) {
-	d := p.data
-	if s.q < i {
-		k := bytes.IndexByte(d[i:], '"')
-		if k < 0 {
+	end, ok := s.run(p.data, i)
+	if !ok {
+		if end < 0 {
 			next, s.esc = p.stringTail(i, s.esc)
 			return next, true
 		}
-		s.q = i + k
-	}
-	end := s.q
-	if k := bytes.IndexByte(d[i:s.q], '\\'); k >= 0 {
-		end = i + k
-	}
-	if s.cc = ctrlAhead(d, i, end, s.q, s.cc); s.cc < end {
-		return p.fail(s.cc), true
+		return p.fail(end), true
 	}
 	if s.unescape && end < s.q {
 		if !p.placing || p.placeHere() {
@@ -624,7 +612,7 @@ func (p *Parser) scanLong(s *strScan, i int) (next int, done bool) {
 			if s.lastEnd == end {
 				from = s.lastEsc
 			}
-			next, s.esc = p.stringUnescape(s.open, from, s.q, s.cc)
+			next, s.esc = p.stringUnescape(s, from)
 			return next, true
 		}
 		// ParseInPlace leaves it as it is: checked only.
@@ -633,26 +621,52 @@ func (p *Parser) scanLong(s *strScan, i int) (next int, done bool) {
 	return end, false
 }
 
+// run finds the run of the long string s that starts at i, with the
+// vectorised bytes.IndexByte: the closing quote (s.q, searched again only
+// once i has passed it: an escape consumed it, \"), and the next backslash
+// before it. It checks the bytes up to there for control characters a
+// window ahead (ctrlAhead, s.cc), not run by run, so that a text with an
+// escape every line pays one check per window. It returns the position of
+// that backslash, or of the quote when there is none, and true; or false
+// with the position of the first control character, or -1 when no closing
+// quote follows i.
+func (s *strScan) run(d []byte, i int) (end int, ok bool) {
+	if s.q < i {
+		k := bytes.IndexByte(d[i:], '"')
+		if k < 0 {
+			return -1, false
+		}
+		s.q = i + k
+	}
+	end = s.q
+	if k := bytes.IndexByte(d[i:s.q], '\\'); k >= 0 {
+		end = i + k
+	}
+	if s.cc = ctrlAhead(d, i, end, s.q, s.cc); s.cc < end {
+		return s.cc, false
+	}
+	return end, true
+}
+
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// stringUnescape goes on with the long string that opens at open, checked
-// up to the backslash at i, the next quote at q: it unescapes what is
-// checked into p.text, then checks and unescapes the rest, a run (found as
-// in string) and an escape at a time, and leaves the text's span pending
-// for the string's node. The text is never longer than the rest of the
-// input, so the room is made once and the text written in place. cc is
-// string's control check ahead (ctrlAhead).
+// stringUnescape goes on with the long string s, checked up to the
+// backslash at i: it unescapes what is checked into p.text, then checks
+// and unescapes the rest, a run (s.run, or a word at a time while runs are
+// short) and an escape at a time, and leaves the text's span pending for
+// the string's node. The text is never longer than the rest of the input,
+// so the room is made once and the text written in place.
 //
 // During ParseInPlace the text is written over the string itself, from
 // just after its opening quote: each byte is written after the bytes it
 // comes from are read, and unescaping never lengthens, so the writing
 // never overtakes the reading; the bytes of the string after its text are
 // left as they were. On a failure the string is left partly unescaped.
-func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
-	d := p.data
+func (p *Parser) stringUnescape(s *strScan, i int) (int, bool) {
+	d, open := p.data, s.open
 	mark := len(p.text)
 	// The text is out[start:n]: in text, or, during ParseInPlace, in data.
 	start := mark
@@ -689,27 +703,19 @@ func (p *Parser) stringUnescape(open, i, q, cc int) (int, bool) {
 			p.text = p.text[:mark]
 			return p.fail(sp), true
 		}
-		if q < i {
-			k := bytes.IndexByte(d[i:], '"')
-			if k < 0 {
-				p.text = p.text[:mark]
+		end, ok := s.run(d, i)
+		if !ok {
+			p.text = p.text[:mark]
+			if end < 0 {
 				return p.stringTail(i, true)
 			}
-			q = i + k
-		}
-		end := q
-		if k := bytes.IndexByte(d[i:q], '\\'); k >= 0 {
-			end = i + k
-		}
-		if cc = ctrlAhead(d, i, end, q, cc); cc < end {
-			p.text = p.text[:mark]
-			return p.fail(cc), true
+			return p.fail(end), true
 		}
 		n += copy(out[n:], d[i:end])
-		if end == q {
+		if end == s.q {
 			// An escape gives at least one byte: n > 0.
 			p.endText(out, start, n)
-			return q + 1, true
+			return end + 1, true
 		}
 		i = end
 	}
