@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 	"testing/iotest"
@@ -157,8 +158,9 @@ func reportCPU(b *testing.B, start time.Duration) {
 	}
 }
 
-// BenchmarkRatio judges the targets: for each Pair, corpus and reads (4
-// KiB and 1 byte) it runs A and B in turn on the same input, one stream
+// BenchmarkRatio judges the targets: for each Pair (and each of the
+// References, reported, not judged), corpus and reads (4 KiB and 1 byte)
+// it runs A and B in turn on the same input, one stream
 // each per iteration, which of the two first alternating, and reports the
 // median over the iterations of A's time as a multiple of B's, wall time
 // (x) and process CPU time (cpu-x, which the time other jobs hold the CPU
@@ -176,7 +178,7 @@ func BenchmarkRatio(b *testing.B) {
 	for _, im := range Impls() {
 		impls[im.Key] = im
 	}
-	for _, p := range Pairs {
+	for _, p := range slices.Concat(Pairs, References) {
 		b.Run(p.Key, func(b *testing.B) {
 			for _, cn := range SpeedCorpora {
 				c := benchCorpus(cn)

@@ -141,6 +141,7 @@ func Impls() []Impl {
 		{Key: "fastjson-alone", Core: true, Name: "fastjson payloads alone", Level: LevelDecode, Payloads: true, Note: "the events' data, pre-split, parsed as go-sse + fastjson does", Run: runFastjsonAlone},
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
 		{Key: "limit-indexbyte", Core: true, Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
+		{Key: "limit-keep", Name: "limit: lexer+decoder keeping the text", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to one buffer grown by doubling", Run: runKeepText},
 	}
 }
 
@@ -578,4 +579,36 @@ func runIndexByte(r io.Reader, _ *Corpus, s *Sink) error {
 			return err
 		}
 	}
+}
+
+// runKeepText is lexer + decoder keeping the text of every artifact
+// update, in order, in one buffer that doubles when full: the least any
+// pipeline that keeps what the agent wrote does beyond decoding it (the
+// reference of the pipeline's targets, see References). It decodes in
+// place, as reconstruct.Read does, and records the text (Sink.Answer).
+func runKeepText(r io.Reader, _ *Corpus, s *Sink) error {
+	rd := sse.NewReader(r, nil)
+	var dec parser.Decoder
+	var text []byte
+	for rd.Next() {
+		ev, err := dec.DecodeInPlace(rd.Frame())
+		if err != nil {
+			return err
+		}
+		s.Events++
+		if ev.Kind != parser.KindArtifactUpdate {
+			continue
+		}
+		for _, p := range ev.ArtifactUpdate.Artifact.Parts {
+			if len(text)+len(p.Text) > cap(text) {
+				text = append(make([]byte, 0, max(2*cap(text), len(text)+len(p.Text), 512)), text...)
+			}
+			text = append(text, p.Text...)
+		}
+	}
+	s.Bytes = len(text)
+	if s.Record {
+		s.Answer = string(text)
+	}
+	return rd.Err()
 }

@@ -126,3 +126,23 @@ func TestMatrix(t *testing.T) {
 	}
 	assert.Len(t, got, len(Impls())*len(cs), "one verdict per implementation and corpus")
 }
+
+// TestKeepTextKeepsTheText checks the reference limit-keep (runKeepText):
+// it keeps the text of every artifact update, in order, and nothing else,
+// read in 4 KiB reads and a byte at a time.
+func TestKeepTextKeepsTheText(t *testing.T) {
+	for _, c := range corporaUnderTest() {
+		var want []byte
+		for _, d := range c.Decoded {
+			if d.Kind == "artifact" {
+				want = append(want, d.Text...)
+			}
+		}
+		for _, n := range []int{4096, 1} {
+			s := &Sink{Record: true}
+			require.NoError(t, runKeepText(&readerN{r: bytes.NewReader(c.Data), n: n}, c, s), c.Name)
+			assert.Equal(t, string(want), s.Answer, "%s, %d-byte reads", c.Name, n)
+			assert.Equal(t, len(c.Events), s.Events, "%s: events", c.Name)
+		}
+	}
+}
