@@ -143,8 +143,8 @@ func (r *runner) resubscribing(rs *httpstream.Resubscription) {
 	if rs.Err != nil {
 		why = "the connection failed (" + rs.Err.Error() + ")"
 	}
-	r.out.note(why + " before the run ended; resubscribing to task " + string(rs.TaskID) +
-		afterID(string(rs.LastEventID)) + " in " + rs.Delay.String() +
+	r.out.note(why + " before the run ended; resubscribing to task " + rs.TaskID +
+		afterID(rs.LastEventID) + " in " + rs.Delay.String() +
 		" (attempt " + strconv.Itoa(rs.Attempt) + " of " + strconv.Itoa(rs.Retries) + ")")
 	r.resumeFrames()
 }

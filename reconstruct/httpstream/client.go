@@ -166,9 +166,9 @@ type Resubscription struct {
 	// Delay is the backoff waited before it.
 	Delay time.Duration
 	// TaskID is the task subscribed to.
-	TaskID []byte
-	// LastEventID is the Last-Event-ID sent; nil when none.
-	LastEventID []byte
+	TaskID string
+	// LastEventID is the Last-Event-ID sent; "" when none.
+	LastEventID string
 	// Err is why the connection ended: the read error (ErrIdleTimeout, a
 	// reset, …) or the failed request of the last resubscription; nil
 	// when the server ended the response before the run ended.
@@ -176,9 +176,9 @@ type Resubscription struct {
 }
 
 // UserMessage is the user message SendMessage and SendStreamingMessage
-// send, as one text part. Its ids are strings, not the []byte of the
-// package's results, as a caller types them or reads them from its
-// configuration.
+// send, as one text part. Its ids are strings, as a caller types them or
+// reads them from its configuration, and as the run's own ids are
+// everywhere (Result, TruncatedError, Resubscription).
 type UserMessage struct {
 	// Text is the message's text.
 	Text string
@@ -775,7 +775,7 @@ func (r *Run) resubscribe(readErr error) error {
 		}
 		d := max(r.backoff(), min(after, r.maxDelay))
 		if r.c.OnResubscribe != nil {
-			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: idBytes(taskID), LastEventID: idBytes(lastID), Err: readErr})
+			r.c.OnResubscribe(&Resubscription{Attempt: r.attempts, Retries: r.retries, Delay: d, TaskID: taskID, LastEventID: lastID, Err: readErr})
 		}
 		if d > 0 {
 			t := time.NewTimer(d)
@@ -951,13 +951,4 @@ func NewID() string {
 	u[8] = u[8]&0x3f | 0x80
 	h := hex.EncodeToString(u[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-// idBytes returns id as the []byte the package's results hold ids in; nil
-// for "".
-func idBytes(id string) []byte {
-	if id == "" {
-		return nil
-	}
-	return []byte(id)
 }

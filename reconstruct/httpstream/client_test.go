@@ -739,7 +739,8 @@ func TestClientRetries(t *testing.T) {
 			c := &httpstream.Client{BaseURL: a.base(), Retries: tt.retries, RetryDelay: 2 * time.Millisecond, MaxRetryDelay: 5 * time.Millisecond, Jitter: -1,
 				OnResubscribe: func(r *httpstream.Resubscription) {
 					assert.Equal(t, len(got)+1, r.Attempt)
-					assert.Equal(t, lastID, string(r.LastEventID))
+					assert.Equal(t, lastID, r.LastEventID)
+					assert.Equal(t, "task.019e401b-6e00-7d50-b13c-5eaf8a4d9c62", r.TaskID)
 					got = append(got, r.Delay)
 				}}
 			run, err := c.SendStreamingMessage(context.Background(), &httpstream.UserMessage{Text: "x"})
