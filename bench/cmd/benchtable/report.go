@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -282,17 +283,24 @@ func scaling(p printer, st map[string]stats) {
 }
 
 // targets prints the targets per corpus and reads: each BenchmarkRatio
-// pair's median ratio (the range of the rounds' medians beside it), the
-// decoding peers' time relative to lexer + decoder from the rows, and
-// a2astream's allocations per event; then the targets missed.
+// pair's median ratio (the range of the rounds' medians beside it), then
+// each reference's, which no one judges, the decoding peers' time
+// relative to lexer + decoder from the rows, and a2astream's allocations
+// per event; then the targets missed.
 func targets(p printer, st map[string]stats) {
 	p("### Targets per corpus (pairs run in turn, BenchmarkRatio)\n\n")
 	p("| corpus | reads |")
-	for _, pr := range bench.Pairs {
+	// The references follow the pairs, unjudged.
+	pairs := slices.Concat(bench.Pairs, bench.References)
+	for i, pr := range pairs {
+		if i >= len(bench.Pairs) {
+			p(" reference, not judged: %s |", pr.Desc)
+			continue
+		}
 		p(" %s |", pr.Desc)
 	}
 	p(" lex+decode ≥ 2× faster than go-sse + fastjson (rows) | lex+decode ≥ 8× faster than go-sse + encoding/json (rows) | allocs/event: lexer, lex+decode, Read, Stream |\n|---|---|")
-	for range len(bench.Pairs) + 3 {
+	for range len(pairs) + 3 {
 		p("---|")
 	}
 	p("\n")
@@ -313,7 +321,7 @@ func targets(p printer, st map[string]stats) {
 				continue
 			}
 			p("| %s | %s |", cn, rd)
-			for _, pr := range bench.Pairs {
+			for i, pr := range pairs {
 				s, ok := st["Ratio/"+pr.Key+"/"+cn+"/"+rd]
 				if !ok {
 					p(" — |")
@@ -324,6 +332,10 @@ func targets(p printer, st map[string]stats) {
 				x, lo, hi, wall := s.ratio, s.ratioMin, s.ratioMax, ""
 				if s.cpuRatio > 0 {
 					x, lo, hi, wall = s.cpuRatio, s.cpuRatioMin, s.cpuRatioMax, "; wall "+fnum(s.ratio)+"×"
+				}
+				if i >= len(bench.Pairs) {
+					p(" %s× (%s–%s%s) |", fnum(x), fnum(lo), fnum(hi), wall)
+					continue
 				}
 				p(" %s× (%s–%s%s) %s |", fnum(x), fnum(lo), fnum(hi), wall, judge(pr.Met(x), pr.Desc+" on "+cn+", "+rd+" reads: "+fnum(x)+"×"))
 			}
