@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	ldes "github.com/launchdarkly/eventsource"
@@ -142,6 +143,7 @@ func Impls() []Impl {
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
 		{Key: "limit-indexbyte", Core: true, Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
 		{Key: "limit-keep", Name: "limit: lexer+decoder keeping the text", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to one buffer grown by doubling", Run: runKeepText},
+		{Key: "limit-own", Name: "limit: lexer+decoder copying the text once", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text copied into one buffer of the texts' size, known beforehand (no stream knows it)", Run: runOwnText},
 	}
 }
 
@@ -514,6 +516,8 @@ func payloads(c *Corpus) [][]byte {
 var (
 	payloadMu    sync.Mutex
 	payloadCache = map[*Corpus][][]byte{}
+	// textSizes caches textsSize.
+	textSizes = map[*Corpus]int{}
 )
 
 // payloadsOf returns the payloads of c, split out on the first call.
@@ -611,4 +615,52 @@ func runKeepText(r io.Reader, _ *Corpus, s *Sink) error {
 		s.Answer = string(text)
 	}
 	return rd.Err()
+}
+
+// runOwnText is lexer + decoder copying the text of every artifact update,
+// in order, once, into one buffer of the size those texts add up to,
+// taken from the corpus before the stream is read: what keeping the text
+// would cost if its length were known, which no stream tells (see
+// References). The buffer comes from strings.Builder.Grow, which does not
+// clear it, as bytes.Join does not clear the buffer it joins into.
+func runOwnText(r io.Reader, c *Corpus, s *Sink) error {
+	rd := sse.NewReader(r, nil)
+	var dec parser.Decoder
+	var text strings.Builder
+	text.Grow(textsSize(c))
+	for rd.Next() {
+		ev, err := dec.DecodeInPlace(rd.Frame())
+		if err != nil {
+			return err
+		}
+		s.Events++
+		if ev.Kind != parser.KindArtifactUpdate {
+			continue
+		}
+		for _, p := range ev.ArtifactUpdate.Artifact.Parts {
+			text.Write(p.Text)
+		}
+	}
+	s.Bytes = text.Len()
+	if s.Record {
+		s.Answer = text.String()
+	}
+	return rd.Err()
+}
+
+// textsSize returns the length of the texts of c's artifact updates, all
+// together, added up on the first call.
+func textsSize(c *Corpus) int {
+	payloadMu.Lock()
+	defer payloadMu.Unlock()
+	n, ok := textSizes[c]
+	if !ok {
+		for _, d := range c.Decoded {
+			if d.Kind == "artifact" {
+				n += len(d.Text)
+			}
+		}
+		textSizes[c] = n
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"testing"
 
@@ -127,9 +128,10 @@ func TestMatrix(t *testing.T) {
 	assert.Len(t, got, len(Impls())*len(cs), "one verdict per implementation and corpus")
 }
 
-// TestKeepTextKeepsTheText checks the reference limit-keep (runKeepText):
-// it keeps the text of every artifact update, in order, and nothing else,
-// read in 4 KiB reads and a byte at a time.
+// TestKeepTextKeepsTheText checks the references limit-keep (runKeepText)
+// and limit-own (runOwnText): each keeps the text of every artifact
+// update, in order, and nothing else, read in 4 KiB reads and a byte at a
+// time; limit-own's buffer is sized by textsSize, the texts' length.
 func TestKeepTextKeepsTheText(t *testing.T) {
 	for _, c := range corporaUnderTest() {
 		var want []byte
@@ -138,11 +140,14 @@ func TestKeepTextKeepsTheText(t *testing.T) {
 				want = append(want, d.Text...)
 			}
 		}
-		for _, n := range []int{4096, 1} {
-			s := &Sink{Record: true}
-			require.NoError(t, runKeepText(&readerN{r: bytes.NewReader(c.Data), n: n}, c, s), c.Name)
-			assert.Equal(t, string(want), s.Answer, "%s, %d-byte reads", c.Name, n)
-			assert.Equal(t, len(c.Events), s.Events, "%s: events", c.Name)
+		assert.Equal(t, len(want), textsSize(c), c.Name)
+		for _, run := range []func(io.Reader, *Corpus, *Sink) error{runKeepText, runOwnText} {
+			for _, n := range []int{4096, 1} {
+				s := &Sink{Record: true}
+				require.NoError(t, run(&readerN{r: bytes.NewReader(c.Data), n: n}, c, s), c.Name)
+				assert.Equal(t, string(want), s.Answer, "%s, %d-byte reads", c.Name, n)
+				assert.Equal(t, len(c.Events), s.Events, "%s: events", c.Name)
+			}
 		}
 	}
 }
