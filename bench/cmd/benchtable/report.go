@@ -282,6 +282,18 @@ func scaling(p printer, st map[string]stats) {
 	p("\nA linear reader keeps ns/byte flat (growth about 1×); a reader that rescans the unfinished event grows it with the size (about 4× over 16 → 64 KiB).\n\n")
 }
 
+// ratioCell returns a BenchmarkRatio pair's median ratio and its cell: the
+// median, the range of the rounds' medians and the wall-time ratio. It is
+// the ratio of CPU times where they were measured: wall time also counts
+// the time other jobs held the CPU.
+func ratioCell(s stats) (float64, string) {
+	x, lo, hi, wall := s.ratio, s.ratioMin, s.ratioMax, ""
+	if s.cpuRatio > 0 {
+		x, lo, hi, wall = s.cpuRatio, s.cpuRatioMin, s.cpuRatioMax, "; wall "+fnum(s.ratio)+"×"
+	}
+	return x, fnum(x) + "× (" + fnum(lo) + "–" + fnum(hi) + wall + ")"
+}
+
 // targets prints the targets per corpus and reads: each BenchmarkRatio
 // pair's median ratio (the range of the rounds' medians beside it), then
 // each reference's, which no one judges, the decoding peers' time
@@ -327,17 +339,12 @@ func targets(p printer, st map[string]stats) {
 					p(" — |")
 					continue
 				}
-				// Judged on CPU time where it was measured: wall time also
-				// counts the time other jobs held the CPU.
-				x, lo, hi, wall := s.ratio, s.ratioMin, s.ratioMax, ""
-				if s.cpuRatio > 0 {
-					x, lo, hi, wall = s.cpuRatio, s.cpuRatioMin, s.cpuRatioMax, "; wall "+fnum(s.ratio)+"×"
-				}
+				x, cell := ratioCell(s)
 				if i >= len(bench.Pairs) {
-					p(" %s× (%s–%s%s) |", fnum(x), fnum(lo), fnum(hi), wall)
+					p(" %s |", cell)
 					continue
 				}
-				p(" %s× (%s–%s%s) %s |", fnum(x), fnum(lo), fnum(hi), wall, judge(pr.Met(x), pr.Desc+" on "+cn+", "+rd+" reads: "+fnum(x)+"×"))
+				p(" %s %s |", cell, judge(pr.Met(x), pr.Desc+" on "+cn+", "+rd+" reads: "+fnum(x)+"×"))
 			}
 			dec := st["Read/ours-decoder/"+cn+"/"+rd]
 			for _, peer := range []struct {
