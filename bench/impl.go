@@ -142,7 +142,7 @@ func Impls() []Impl {
 		{Key: "fastjson-alone", Core: true, Name: "fastjson payloads alone", Level: LevelDecode, Payloads: true, Note: "the events' data, pre-split, parsed as go-sse + fastjson does", Run: runFastjsonAlone},
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
 		{Key: "limit-indexbyte", Core: true, Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
-		{Key: "limit-keep", Name: "limit: lexer+decoder keeping the text", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to one buffer grown by doubling", Run: runKeepText},
+		{Key: "limit-keep", Name: "limit: lexer+decoder keeping the text", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to one buffer grown by doubling, not cleared", Run: runKeepText},
 		{Key: "limit-own", Name: "limit: lexer+decoder copying the text once", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text copied into one buffer of the texts' size, known beforehand (no stream knows it)", Run: runOwnText},
 	}
 }
@@ -586,48 +586,33 @@ func runIndexByte(r io.Reader, _ *Corpus, s *Sink) error {
 }
 
 // runKeepText is lexer + decoder keeping the text of every artifact
-// update, in order, in one buffer that doubles when full: the least any
-// pipeline that keeps what the agent wrote does beyond decoding it (the
-// reference of the pipeline's targets, see References). It decodes in
-// place, as reconstruct.Read does, and records the text (Sink.Answer).
+// update, in order, in one buffer that doubles when full (keepTexts): what
+// keeping what the agent wrote costs beyond decoding it, its length not
+// known (the reference of the pipeline's targets, see References).
 func runKeepText(r io.Reader, _ *Corpus, s *Sink) error {
-	rd := sse.NewReader(r, nil)
-	var dec parser.Decoder
-	var text []byte
-	for rd.Next() {
-		ev, err := dec.DecodeInPlace(rd.Frame())
-		if err != nil {
-			return err
-		}
-		s.Events++
-		if ev.Kind != parser.KindArtifactUpdate {
-			continue
-		}
-		for _, p := range ev.ArtifactUpdate.Artifact.Parts {
-			if len(text)+len(p.Text) > cap(text) {
-				text = append(make([]byte, 0, max(2*cap(text), len(text)+len(p.Text), 512)), text...)
-			}
-			text = append(text, p.Text...)
-		}
-	}
-	s.Bytes = len(text)
-	if s.Record {
-		s.Answer = string(text)
-	}
-	return rd.Err()
+	var text strings.Builder
+	return keepTexts(r, s, &text)
 }
 
-// runOwnText is lexer + decoder copying the text of every artifact update,
-// in order, once, into one buffer of the size those texts add up to,
-// taken from the corpus before the stream is read: what keeping the text
-// would cost if its length were known, which no stream tells (see
-// References). The buffer comes from strings.Builder.Grow, which does not
-// clear it, as bytes.Join does not clear the buffer it joins into.
+// runOwnText is keepTexts into one buffer of the size the texts of the
+// artifact updates add up to, taken from the corpus before the stream is
+// read: each text is copied once and the buffer never grows, what keeping
+// the text would cost if its length were known, which no stream tells
+// (see References).
 func runOwnText(r io.Reader, c *Corpus, s *Sink) error {
-	rd := sse.NewReader(r, nil)
-	var dec parser.Decoder
 	var text strings.Builder
 	text.Grow(textsSize(c))
+	return keepTexts(r, s, &text)
+}
+
+// keepTexts reads r with lexer + decoder, in place as reconstruct.Read
+// decodes, and appends the text of every artifact update's parts, in
+// order, to text, which doubles when it has no room (strings.Builder.Grow
+// gives 2×cap+n and, as bytes.Join, does not clear the new buffer). It
+// records the text (Sink.Answer).
+func keepTexts(r io.Reader, s *Sink, text *strings.Builder) error {
+	rd := sse.NewReader(r, nil)
+	var dec parser.Decoder
 	for rd.Next() {
 		ev, err := dec.DecodeInPlace(rd.Frame())
 		if err != nil {
@@ -638,6 +623,9 @@ func runOwnText(r io.Reader, c *Corpus, s *Sink) error {
 			continue
 		}
 		for _, p := range ev.ArtifactUpdate.Artifact.Parts {
+			if text.Cap()-text.Len() < len(p.Text) {
+				text.Grow(len(p.Text))
+			}
 			text.Write(p.Text)
 		}
 	}
