@@ -53,7 +53,7 @@ func TestReaderAllocs(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs, "allocations per frame")
-	allocs = testing.AllocsPerRun(5, func() {
+	allocs = testing.AllocsPerRun(streamRuns, func() {
 		src.Reset(in)
 		r.Reset(src, nil)
 		for r.Next() {
