@@ -14,12 +14,8 @@ import (
 )
 
 // streamRuns is how many streams a per-stream allocation test averages
-// over. A stream of megabytes runs for milliseconds, long enough for the
-// runtime to allocate a few objects of its own now and then (a thread
-// started when the world restarts, the scavenger's timer): over a few runs
-// those round up to one allocation a stream (a CI run failed so with 3
-// runs; with both cores busy, about one run in 40 did). Over 25 runs they
-// round down to zero, while one allocation a stream still counts one.
+// over: enough that the runtime's own occasional allocations round down to
+// zero (the reason is in parser/sse's lexer_memory_test.go).
 const streamRuns = 25
 
 // TestDecodeAllocs proves that a warm Decoder allocates nothing per event.
