@@ -143,6 +143,7 @@ func Impls() []Impl {
 		{Key: "limit-read", Name: "limit: plain read", Level: LevelLimit, Note: "Read into a 32 KiB buffer", Run: runRead},
 		{Key: "limit-indexbyte", Core: true, Name: "limit: bytes.IndexByte", Level: LevelLimit, Note: "Read + IndexByte over every LF", Run: runIndexByte},
 		{Key: "limit-keep", Name: "limit: lexer+decoder keeping the text", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to one buffer grown by doubling, not cleared", Run: runKeepText},
+		{Key: "limit-pieces", Name: "limit: lexer+decoder keeping the text in pieces", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text appended to pieces of at least 64 KiB, joined into one buffer when the stream ends", Run: runPieceText},
 		{Key: "limit-own", Name: "limit: lexer+decoder copying the text once", Level: LevelLimit, Note: "sse.Reader + parser.Decoder in place, each artifact text copied into one buffer of the texts' size, known beforehand (no stream knows it)", Run: runOwnText},
 	}
 }
@@ -590,7 +591,7 @@ func runIndexByte(r io.Reader, _ *Corpus, s *Sink) error {
 // keeping what the agent wrote costs beyond decoding it, its length not
 // known (the reference of the pipeline's targets, see References).
 func runKeepText(r io.Reader, _ *Corpus, s *Sink) error {
-	var text strings.Builder
+	var text builderText
 	return keepTexts(r, s, &text)
 }
 
@@ -600,17 +601,85 @@ func runKeepText(r io.Reader, _ *Corpus, s *Sink) error {
 // the text would cost if its length were known, which no stream tells
 // (see References).
 func runOwnText(r io.Reader, c *Corpus, s *Sink) error {
-	var text strings.Builder
-	text.Grow(textsSize(c))
+	var text builderText
+	text.b.Grow(textsSize(c))
 	return keepTexts(r, s, &text)
 }
 
+// runPieceText is keepTexts into pieces joined once the stream ends
+// (pieceText): the fewest copies of a text whose length no stream tells,
+// kept in memory of about twice its size, can take, each byte copied
+// into a piece and then into one buffer of the text's size.
+func runPieceText(r io.Reader, _ *Corpus, s *Sink) error {
+	var text pieceText
+	return keepTexts(r, s, &text)
+}
+
+// keptText is where keepTexts keeps the texts.
+type keptText interface {
+	// keep appends p to the text.
+	keep(p []byte)
+	// text returns the text kept, in one buffer.
+	text() string
+}
+
+// builderText keeps the texts in a strings.Builder that doubles when it
+// has no room (Grow gives 2×cap+n and, as bytes.Join, does not clear the
+// new buffer).
+type builderText struct{ b strings.Builder }
+
+func (t *builderText) keep(p []byte) {
+	if t.b.Cap()-t.b.Len() < len(p) {
+		t.b.Grow(len(p))
+	}
+	t.b.Write(p)
+}
+
+func (t *builderText) text() string { return t.b.String() }
+
+// pieceText keeps the texts in pieces of at least 64 KiB, a text that
+// does not fit in the last one starting the next, never copied until text
+// joins them: reconstruct's pieces without the rest of the pipeline.
+type pieceText struct {
+	done [][]byte
+	last []byte
+}
+
+func (t *pieceText) keep(p []byte) {
+	if cap(t.last)-len(t.last) < len(p) {
+		if len(t.last) > 0 {
+			t.done = append(t.done, t.last)
+		}
+		if len(p) >= 64<<10 {
+			// A piece of p's size, not cleared first.
+			t.last = append([]byte(nil), p...)
+			return
+		}
+		t.last = make([]byte, 0, 64<<10)
+	}
+	t.last = append(t.last, p...)
+}
+
+// text joins the pieces into a buffer of their size, not cleared first
+// (strings.Builder.Grow, as bytes.Join).
+func (t *pieceText) text() string {
+	n := len(t.last)
+	for _, p := range t.done {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range t.done {
+		b.Write(p)
+	}
+	b.Write(t.last)
+	return b.String()
+}
+
 // keepTexts reads r with lexer + decoder, in place as reconstruct.Read
-// decodes, and appends the text of every artifact update's parts, in
-// order, to text, which doubles when it has no room (strings.Builder.Grow
-// gives 2×cap+n and, as bytes.Join, does not clear the new buffer). It
-// records the text (Sink.Answer).
-func keepTexts(r io.Reader, s *Sink, text *strings.Builder) error {
+// decodes, and keeps the text of every artifact update's parts, in
+// order, in text. It records the text (Sink.Answer).
+func keepTexts(r io.Reader, s *Sink, text keptText) error {
 	rd := sse.NewReader(r, nil)
 	var dec parser.Decoder
 	for rd.Next() {
@@ -623,15 +692,13 @@ func keepTexts(r io.Reader, s *Sink, text *strings.Builder) error {
 			continue
 		}
 		for _, p := range ev.ArtifactUpdate.Artifact.Parts {
-			if text.Cap()-text.Len() < len(p.Text) {
-				text.Grow(len(p.Text))
-			}
-			text.Write(p.Text)
+			text.keep(p.Text)
 		}
 	}
-	s.Bytes = text.Len()
+	all := text.text()
+	s.Bytes = len(all)
 	if s.Record {
-		s.Answer = text.String()
+		s.Answer = all
 	}
 	return rd.Err()
 }

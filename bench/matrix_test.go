@@ -128,10 +128,11 @@ func TestMatrix(t *testing.T) {
 	assert.Len(t, got, len(Impls())*len(cs), "one verdict per implementation and corpus")
 }
 
-// TestKeepTextKeepsTheText checks the references limit-keep (runKeepText)
-// and limit-own (runOwnText): each keeps the text of every artifact
-// update, in order, and nothing else, read in 4 KiB reads and a byte at a
-// time; limit-own's buffer is sized by textsSize, the texts' length.
+// TestKeepTextKeepsTheText checks the references limit-keep (runKeepText),
+// limit-pieces (runPieceText) and limit-own (runOwnText): each keeps the
+// text of every artifact update, in order, and nothing else, read in 4 KiB
+// reads and a byte at a time; limit-own's buffer is sized by textsSize,
+// the texts' length.
 func TestKeepTextKeepsTheText(t *testing.T) {
 	for _, c := range corporaUnderTest() {
 		var want []byte
@@ -141,7 +142,7 @@ func TestKeepTextKeepsTheText(t *testing.T) {
 			}
 		}
 		assert.Equal(t, len(want), textsSize(c), c.Name)
-		for _, run := range []func(io.Reader, *Corpus, *Sink) error{runKeepText, runOwnText} {
+		for _, run := range []func(io.Reader, *Corpus, *Sink) error{runKeepText, runOwnText, runPieceText} {
 			for _, n := range []int{4096, 1} {
 				s := &Sink{Record: true}
 				require.NoError(t, run(&readerN{r: bytes.NewReader(c.Data), n: n}, c, s), c.Name)

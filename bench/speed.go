@@ -87,11 +87,15 @@ var Pairs = []Pair{
 // References are ratios that BenchmarkRatio measures beside the targets
 // and that no one judges: what a target's line stands against. Keeping
 // the text in a buffer that grows (limit-keep) costs this much over lexer
-// + decoder; copying it once into memory of its final size (limit-own),
-// which needs the length no stream tells, this much: the floor, which
-// Read and the Stream are also measured against.
+// + decoder; keeping it in pieces joined once it ends (limit-pieces), as
+// Read keeps a long text, this much: the two copies a text of unknown
+// length takes to end in memory of about its size; copying it once into
+// memory of its final size (limit-own), which needs the length no stream
+// tells, this much: the floor, which Read and the Stream are also measured
+// against.
 var References = []Pair{
 	{Key: "keep-decoder", A: "limit-keep", B: "ours-decoder", Desc: "lex+decode keeping the text ÷ lex+decode"},
+	{Key: "pieces-decoder", A: "limit-pieces", B: "ours-decoder", Desc: "lex+decode keeping the text in pieces, joined at the end ÷ lex+decode"},
 	{Key: "own-decoder", A: "limit-own", B: "ours-decoder", Desc: "lex+decode copying the text once, its length known ÷ lex+decode"},
 	{Key: "pipeline-own", A: "ours-pipeline", B: "limit-own", Desc: "Read ÷ copying the text once, its length known"},
 	{Key: "stream-own", A: "ours-stream", B: "limit-own", Desc: "Stream (Write) ÷ copying the text once, its length known"},
