@@ -219,9 +219,10 @@
 // it passes 64 KiB; then, whoever drives the Reducer (Read, a Stream,
 // Apply), it is kept in pieces that the updates hand the new text out of,
 // and joined once, into a buffer of the text's size that the Result keeps,
-// when its artifact takes another event, the run ends or Result is called:
-// a long answer allocates about twice its size. While such a text streams,
-// the text part of its Artifact holds its last piece only; Result gives the
+// when its artifact takes another event, the run ends, or Result or the
+// Artifact's Text or AppendText is called: a long answer allocates about
+// twice its size. While such a text streams, the text part of its Artifact
+// holds its last piece only; Result, Artifact.Text and AppendText give the
 // whole text.
 //
 // The model is package parser's: an Artifact embeds a [parser.Artifact],

@@ -195,18 +195,22 @@ func (r *Reducer) Reset(opts *Options) {
 // metadata and diagnostics (Finish gives back the room its texts grew
 // into), so that keeping it keeps nothing else alive; Reset starts a new
 // Result and leaves this one as it was. Called while a text longer than
-// 64 KiB streams, it joins the pieces that text is kept in (a copy of it,
-// with a quarter of its length as room to grow).
+// 64 KiB streams, it joins the pieces that text is kept in (joinPieces).
 func (r *Reducer) Result() *Result {
-	if a := r.pieces.of; a != nil {
-		// Read while it streams: the text gets a quarter of its length
-		// as room, to grow by deltas in one buffer, so that a caller who
-		// reads the Result after each event copies the text each time it
-		// grows by a quarter, not after each event.
-		r.pieces.join(min((r.pieces.n+len(a.Parts[a.textAt].Text))/4, r.room(a.size, r.held)))
-	}
+	r.joinPieces()
 	r.syncLastID()
 	return r.res
+}
+
+// joinPieces joins the pieces of the text kept in pieces, if any, for a
+// caller who reads it while it streams (Result, Artifact.Text): a copy of
+// it, with a quarter of its length as room, to grow by deltas in one
+// buffer, so that a caller who reads it after each event copies the text
+// each time it grows by a quarter, not after each event.
+func (r *Reducer) joinPieces() {
+	if a := r.pieces.of; a != nil {
+		r.pieces.join(min((r.pieces.n+len(a.Parts[a.textAt].Text))/4, r.room(a.size, r.held)))
+	}
 }
 
 // syncLastID brings Result.LastEventID up to date; the id is kept in the

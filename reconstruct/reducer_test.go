@@ -303,3 +303,52 @@ func TestManyArtifacts(t *testing.T) {
 		})
 	}
 }
+
+// An Update's Artifact gives its whole text while a text longer than a
+// piece streams: Text and AppendText, called after any update, give every
+// delta so far, and the deltas that come after the call extend what they
+// gave. Before, Text gave the last piece only once the text passed 64 KiB.
+func TestArtifactTextWhileStreaming(t *testing.T) {
+	for _, every := range []int{1, 7, 1 << 30} { // read the text after every update, every 7th, never
+		t.Run(strconv.Itoa(every), func(t *testing.T) {
+			events := []string{task("TASK_STATE_WORKING"), first("art", "start ")}
+			want := "start "
+			for i := range 500 {
+				d := strings.Repeat("délta 日本 "+strconv.Itoa(i)+" ", 30)
+				events = append(events, more("art", d))
+				want += d
+			}
+			events = append(events, status("TASK_STATE_COMPLETED", "", ""))
+			data := sseStream("m", events...)
+			s := reconstruct.NewStream(nil)
+			shown, updates := "", 0
+			for len(data) > 0 {
+				n := min(4096, len(data))
+				_, err := s.Write([]byte(data[:n]))
+				require.NoError(t, err)
+				data = data[n:]
+				for s.Next() {
+					u := s.Update()
+					if u.Kind != reconstruct.UpdateText {
+						continue
+					}
+					shown += string(u.Text)
+					if updates++; updates%every == 0 {
+						got := u.Artifact.Text()
+						require.True(t, shown == string(got), "Text after update %d: %d bytes, want %d", updates, len(got), len(shown))
+						got = u.Artifact.AppendText([]byte("x"))
+						require.True(t, "x"+shown == string(got), "AppendText after update %d: %d bytes, want %d", updates, len(got), 1+len(shown))
+					}
+				}
+			}
+			require.NoError(t, s.Close())
+			for s.Next() {
+			}
+			require.Greater(t, len(want), 4*reconstruct.PieceMax, "a text of several pieces")
+			assert.True(t, want == shown, "the updates' text")
+			res := s.Result()
+			require.Len(t, res.Artifacts, 1)
+			assert.True(t, want == string(res.Artifacts[0].Text()), "the Result's text")
+		})
+	}
+}

@@ -121,15 +121,24 @@ type Artifact struct {
 	textAt int
 	// size is the number of bytes the parts and metadata hold.
 	size int
+	// live is the Reducer that keeps a's text in pieces while it streams
+	// (see pieces), nil otherwise: Text and AppendText have it join them.
+	live *Reducer
 }
 
 // Text returns the text of the artifact's text parts joined in order, the
 // text that citation offsets count in. When there is one text part, it is
 // that part's Text itself; otherwise a new slice. A nil Artifact, such as
 // the Answer of a run that ended without one, has no text: Text returns nil.
+// Called on an Update's Artifact while a text longer than 64 KiB streams,
+// it first joins the pieces the Reducer keeps that text in, as
+// Reducer.Result does.
 func (a *Artifact) Text() []byte {
 	if a == nil {
 		return nil
+	}
+	if a.live != nil {
+		a.live.joinPieces()
 	}
 	if a.joined != nil {
 		return a.joined
@@ -160,10 +169,14 @@ func (a *Artifact) liveText() []byte {
 }
 
 // AppendText appends the text of the artifact's text parts, in order, to
-// dst and returns the extended slice; dst itself for a nil Artifact.
+// dst and returns the extended slice; dst itself for a nil Artifact. It
+// joins a streaming text's pieces first, as Text does.
 func (a *Artifact) AppendText(dst []byte) []byte {
 	if a == nil {
 		return dst
+	}
+	if a.live != nil {
+		a.live.joinPieces()
 	}
 	return appendText(dst, a.Parts)
 }

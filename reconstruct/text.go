@@ -139,6 +139,10 @@ func (r *Reducer) appendDelta(f *sse.Frame, a *Artifact, delta []byte) {
 		in = &r.pieces
 	}
 	text, end := a.extendText(delta, r.room(grow, r.held), in)
+	if r.pieces.of == a {
+		// Artifact.Text, on an Update's Artifact, joins them.
+		a.live = r
+	}
 	r.show(a, seqOf(f), text, r.pieces.before(a), end, false)
 }
 
@@ -284,6 +288,7 @@ func (in *pieces) join(spare int) {
 		p.Text = bytes.Join(in.done, nil)
 	}
 	clear(in.done)
+	in.of.live = nil
 	*in = pieces{done: in.done[:0]}
 }
 

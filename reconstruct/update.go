@@ -80,8 +80,9 @@ func (k *UpdateKind) UnmarshalText(text []byte) error {
 // call that applies an event; copy it to keep it. Artifact, Message and
 // Result point to the Reducer's own values, see [Reducer.Result]; while an
 // artifact's text longer than 64 KiB is streamed by deltas, its text part
-// holds the text's last piece only, and the whole text is read through
-// Reducer.Result (or Stream.Result), which joins it.
+// holds the text's last piece only: [Artifact.Text] and
+// [Artifact.AppendText] (and Reducer.Result, Stream.Result) join the
+// pieces first and give the whole text.
 type Update struct {
 	// Kind says what the update reports.
 	Kind UpdateKind
